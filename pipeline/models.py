@@ -1,0 +1,100 @@
+"""The objects that flow between stages: Line -> Entry -> Label/Metric.
+
+Each stage takes the previous stage's objects and knows nothing of the next,
+so these classes are the whole contract between modules.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date, datetime
+from pathlib import Path
+
+FAULT = "fault"
+INTERVENTION = "intervention"
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """One line of a document as a reader saw it.
+
+    Readers fill what their format knows: a PDF line has a page, font size and
+    weight; a Markdown heading has a level; a line of a code block is `code`.
+    """
+
+    text: str
+    page: int | None = None
+    size: float | None = None
+    bold: bool = False
+    code: bool = False
+    level: int | None = None  # Markdown heading level, 1-6
+
+
+@dataclass(slots=True)
+class Document:
+    """What a reader returns: the lines of one file plus what it knows of the file."""
+
+    path: Path
+    format: str  # "pdf", "markdown" or "text"
+    lines: list[Line]
+    pages: int | None = None
+    title: str | None = None
+
+
+@dataclass(slots=True)
+class Entry:
+    """One dated (or undated) note of a logbook: a heading and the text up to the next one."""
+
+    seq: int
+    heading: str
+    text: str
+    date: date | None = None
+    time: str | None = None  # as written, e.g. "1:00pm"
+    timezone: str | None = None  # as written, e.g. "ET"
+    ts_utc: datetime | None = None
+    author: str | None = None
+    run_id: str | None = None
+    page_start: int | None = None
+    page_end: int | None = None
+    date_inferred: bool = False
+    chronology_anomaly: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Label:
+    """A taxonomy code on an entry with the words it stands on.
+
+    `field` is "heading" or "text"; `start`/`end` are character offsets into
+    that field of the entry, so `getattr(entry, field)[start:end] == evidence`.
+    """
+
+    kind: str  # FAULT or INTERVENTION
+    code: str
+    evidence: str
+    field: str
+    start: int
+    end: int
+    source: str  # the rule or component that produced it
+    confidence: float
+
+
+@dataclass(frozen=True, slots=True)
+class Metric:
+    """A number mined from an entry, with its unit and the words it came from."""
+
+    name: str
+    value: float
+    unit: str | None
+    evidence: str
+    field: str
+    start: int
+    end: int
+
+
+@dataclass(slots=True)
+class LabelledEntry:
+    """An entry with what the classify stage found in it."""
+
+    entry: Entry
+    labels: list[Label] = field(default_factory=list)
+    metrics: list[Metric] = field(default_factory=list)
