@@ -28,6 +28,7 @@ class Line:
     bold: bool = False
     code: bool = False
     level: int | None = None  # Markdown heading level, 1-6
+    indent: float = 0.0  # points (PDF) or spaces (text) right of the body's left edge
 
 
 @dataclass(slots=True)

@@ -1,0 +1,247 @@
+"""Dates, times and time zones in logbook headings -> values and UTC.
+
+Locating a date needs its position in the heading (to find the time, zone and
+author that follow it), which general date parsers do not give; so dates are
+found with a few explicit patterns and validated by `datetime`. Time zones go
+through `zoneinfo`, so DST is right for ET/PT/CET.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from bisect import bisect_right
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, time
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+MONTHS = {
+    name: number
+    for number, names in enumerate(
+        [("jan", "january"), ("feb", "february"), ("mar", "march"), ("apr", "april"),
+         ("may",), ("jun", "june"), ("jul", "july"), ("aug", "august"),
+         ("sep", "sept", "september"), ("oct", "october"), ("nov", "november"),
+         ("dec", "december")],
+        start=1,
+    )
+    for name in names
+}
+_MONTH = (
+    r"(?P<mon>Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?"
+    r"|Sept?(?:ember)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)\.?"
+)
+_DAY = r"(?P<day>[0-3]?\d)(?:st|nd|rd|th)?"
+
+# Each pattern names its groups; `partial` marks a date written with a placeholder day.
+DATE_PATTERNS = [
+    re.compile(r"(?<![\d.])(?P<year>(?:19|20)\d\d)[-/._](?P<month>[01]?\d)[-/._](?P<day>[0-3]?\d)(?!\d)"),
+    re.compile(r"(?<![\d.])(?P<year>(?:19|20)\d\d)-(?P<month>[01]?\d)-(?P<partial>XX|xx|\?\?)"),
+    re.compile(rf"\b{_MONTH}\s+{_DAY}\b(?:,?\s+(?P<year>(?:19|20)\d\d)\b)?"),
+    re.compile(rf"\b{_DAY}\s+{_MONTH}\b,?(?:\s+(?P<year>(?:19|20)\d\d)\b)?"),
+    re.compile(r"(?<![\d/.])(?P<a>[0-3]?\d)(?P<sep>[/.])(?P<b>[0-3]?\d)(?P=sep)(?P<year>(?:19|20)?\d\d)(?![\d/])"),
+]
+_TIME = re.compile(
+    r"(?:\s*(?:T|_|,|at|@))?\s*(?P<hour>[0-2]?\d)(?::(?P<minute>[0-5]\d))?(?::(?P<second>[0-5]\d))?"
+    r"(?:\s*(?P<ampm>[ap]\.?m\.?))?(?![\w:])",
+    re.IGNORECASE,
+)
+_ZONE = re.compile(r"\s*\(?(?P<zone>Z|[A-Z]{2,5}|UTC[+-]\d{1,2})\)?(?![\w])")
+
+# Abbreviations as written in logbooks -> IANA zones; a US "ET"/"PT" follows DST.
+ZONES = {
+    "UTC": "UTC", "GMT": "UTC", "Z": "UTC",
+    "ET": "America/New_York", "EST": "America/New_York", "EDT": "America/New_York",
+    "CT": "America/Chicago", "CST": "America/Chicago", "CDT": "America/Chicago",
+    "MT": "America/Denver", "MST": "America/Denver", "MDT": "America/Denver",
+    "PT": "America/Los_Angeles", "PST": "America/Los_Angeles", "PDT": "America/Los_Angeles",
+    "CET": "Europe/Paris", "CEST": "Europe/Paris", "JZ": "Europe/Paris",
+    "BST": "Europe/London", "IST": "Asia/Kolkata", "JST": "Asia/Tokyo", "KST": "Asia/Seoul",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class DateMatch:
+    """A date found in text; `year` is None when it was not written."""
+
+    year: int | None
+    month: int
+    day: int
+    start: int
+    end: int
+    partial: bool = False  # e.g. 2022-04-XX: a date-shaped heading with no usable day
+
+    @property
+    def value(self) -> date | None:
+        return None if self.partial or self.year is None else date(self.year, self.month, self.day)
+
+
+@dataclass(frozen=True, slots=True)
+class When:
+    """What a heading says about when: the date, and the time and zone as written."""
+
+    date: DateMatch
+    time: str | None = None
+    timezone: str | None = None
+    end: int = 0  # where the date/time/zone text ends in the heading
+
+
+def find_dates(text: str, dayfirst: bool = False) -> list[DateMatch]:
+    """Every valid date in `text`, in order of position, overlaps resolved leftmost-longest."""
+    found: list[DateMatch] = []
+    for pattern in DATE_PATTERNS:
+        for m in pattern.finditer(text):
+            match = _to_match(m, dayfirst)
+            if match is not None:
+                found.append(match)
+    found.sort(key=lambda d: (d.start, -(d.end - d.start)))
+    kept: list[DateMatch] = []
+    for d in found:
+        if not kept or d.start >= kept[-1].end:
+            kept.append(d)
+    return kept
+
+
+def _to_match(m: re.Match, dayfirst: bool) -> DateMatch | None:
+    groups = m.groupdict()
+    year = int(groups["year"]) if groups.get("year") else None
+    if year is not None and year < 100:
+        year += 2000
+    if groups.get("partial"):
+        month, day = int(groups["month"]), 1
+    elif groups.get("mon"):
+        month, day = MONTHS[groups["mon"].lower().rstrip(".")], int(groups["day"])
+    elif groups.get("a"):
+        a, b = int(groups["a"]), int(groups["b"])
+        month, day = (b, a) if (a > 12 or (dayfirst and b <= 12)) else (a, b)
+    else:
+        month, day = int(groups["month"]), int(groups["day"])
+    try:
+        date(year or 2000, month, day)  # 2000 is a leap year: Feb 29 without a year is valid
+    except ValueError:
+        return None
+    return DateMatch(year, month, day, m.start(), m.end(), partial=bool(groups.get("partial")))
+
+
+def leading_when(text: str, dayfirst: bool = False) -> When | None:
+    """The date (and time, zone) a line begins with, after emphasis or an opening bracket.
+
+    A list item (`* 2021-11-17 ...`, `- Nov 5: ...`) does not begin with a date.
+    """
+    lead = len(text) - len(re.sub(r"^(?:\s|\*\*|__|#+\s|[\[(])*", "", text))
+    dates = find_dates(text, dayfirst)
+    if not dates or dates[0].start != lead:
+        return None
+    return when_at(text, dates[0])
+
+
+def heading_when(text: str, dayfirst: bool = False) -> When | None:
+    """The first date in a heading, with the time and zone written right after it."""
+    dates = find_dates(text, dayfirst)
+    return when_at(text, dates[0]) if dates else None
+
+
+def when_at(text: str, d: DateMatch) -> When:
+    end, clock, zone = d.end, None, None
+    t = _TIME.match(text, end)
+    if t and (t.group("minute") or t.group("ampm")) and _valid_clock(t):
+        clock = text[t.start("hour"):t.end()].strip()
+        end = t.end()
+    z = _ZONE.match(text, end)
+    if (z and z.group("zone").upper() in ZONES) or (z and z.group("zone").startswith("UTC")):
+        zone, end = z.group("zone"), z.end()
+    return When(d, clock, zone, end)
+
+
+def _valid_clock(t: re.Match) -> bool:
+    hour = int(t.group("hour"))
+    return hour <= 12 if t.group("ampm") else hour <= 23
+
+
+def parse_clock(clock: str) -> time | None:
+    """'1:00pm' -> 13:00, '11:39' -> 11:39, '3pm' -> 15:00."""
+    t = _TIME.match(clock)
+    if not t:
+        return None
+    hour, minute = int(t.group("hour")), int(t.group("minute") or 0)
+    ampm = (t.group("ampm") or "").lower().replace(".", "")
+    if ampm == "pm" and hour < 12:
+        hour += 12
+    elif ampm == "am" and hour == 12:
+        hour = 0
+    if hour > 23:
+        return None
+    return time(hour, minute, int(t.group("second") or 0))
+
+
+def zone_info(zone: str | None) -> ZoneInfo | None:
+    """An abbreviation (ET, PST, UTC+2) or an IANA name -> ZoneInfo."""
+    if not zone:
+        return None
+    key = zone.strip().upper()
+    if key in ZONES:
+        return ZoneInfo(ZONES[key])
+    offset = re.fullmatch(r"UTC([+-])(\d{1,2})", key)
+    if offset:  # POSIX Etc/ zones have inverted signs
+        return ZoneInfo(f"Etc/GMT{'-' if offset.group(1) == '+' else '+'}{int(offset.group(2))}")
+    try:
+        return ZoneInfo(zone.strip())
+    except (ZoneInfoNotFoundError, ValueError):
+        return None
+
+
+def to_utc(day: date, clock: str | None, zone: str | None) -> datetime | None:
+    """Local date + time + zone -> naive UTC datetime; None unless all three are known."""
+    tz, t = zone_info(zone), parse_clock(clock) if clock else None
+    if tz is None or t is None:
+        return None
+    local = datetime.combine(day, t, tzinfo=tz)
+    return local.astimezone(UTC).replace(tzinfo=None)
+
+
+def infer_year(month: int, day: int, neighbour: date) -> date:
+    """The year that puts month/day closest to a neighbouring entry's date."""
+    candidates = []
+    for year in (neighbour.year - 1, neighbour.year, neighbour.year + 1):
+        try:
+            candidates.append(date(year, month, day))
+        except ValueError:
+            continue
+    return min(candidates, key=lambda d: abs((d - neighbour).days))
+
+
+def chronology_anomalies(dates: Sequence[date | None]) -> list[bool]:
+    """Flag dates that break the document's dominant order (ascending or descending).
+
+    The entries kept in order are a longest non-decreasing (or non-increasing)
+    subsequence; every other dated entry is out of place by a day or more.
+    """
+    indexed = [(i, d.toordinal()) for i, d in enumerate(dates) if d is not None]
+    ascending_pairs = sum(b >= a for (_, a), (_, b) in itertools.pairwise(indexed))
+    descending = ascending_pairs < (len(indexed) - 1) / 2
+    values = [-v if descending else v for _, v in indexed]
+    in_order = _longest_non_decreasing(values)
+    flags = [False] * len(dates)
+    for k, (i, _) in enumerate(indexed[1:-1], 1):  # out of place between two dated neighbours
+        flags[i] = k not in in_order
+    return flags
+
+
+def _longest_non_decreasing(values: list[int]) -> set[int]:
+    """Indices of one longest non-decreasing subsequence (patience sorting, O(n log n))."""
+    tails: list[int] = []  # tails[k]: smallest tail value of a run of length k+1
+    tail_index: list[int] = []
+    parent = [-1] * len(values)
+    for i, v in enumerate(values):
+        k = bisect_right(tails, v)
+        if k == len(tails):
+            tails.append(v)
+            tail_index.append(i)
+        else:
+            tails[k], tail_index[k] = v, i
+        parent[i] = tail_index[k - 1] if k else -1
+    keep, i = set(), tail_index[-1] if tail_index else -1
+    while i != -1:
+        keep.add(i)
+        i = parent[i]
+    return keep

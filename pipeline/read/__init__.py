@@ -1,0 +1,49 @@
+"""Readers: the only code that knows about file formats. Each returns a Document of Lines.
+
+The format is decided by the file's bytes first (a PDF named `.md` is still a
+PDF) and its extension second.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..models import Document
+from .errors import ReadError
+from .markdown import read_markdown
+from .pdf import read_pdf
+from .text import decode, read_text
+
+SUPPORTED_SUFFIXES = (".pdf", ".md", ".markdown", ".txt", ".text", ".log")
+
+__all__ = ["SUPPORTED_SUFFIXES", "ReadError", "read", "sniff_format"]
+
+
+def sniff_format(path: Path, head: bytes) -> str:
+    """'pdf', 'markdown' or 'text', from magic bytes then the extension."""
+    if head.lstrip(b"\x00\t\r\n ").startswith(b"%PDF-"):
+        return "pdf"
+    suffix = path.suffix.lower()
+    if suffix == ".pdf":
+        raise ReadError("not a PDF (no %PDF- header)")
+    if suffix in (".md", ".markdown"):
+        return "markdown"
+    return "text"
+
+
+def read(path: str | Path) -> Document:
+    """Read one logbook file into Lines; raise ReadError with a one-line reason."""
+    path = Path(path)
+    try:
+        size = path.stat().st_size
+        with path.open("rb") as fh:
+            head = fh.read(1024)
+    except OSError as exc:
+        raise ReadError(exc.strerror or str(exc)) from None
+    if size == 0:
+        raise ReadError("empty file")
+    fmt = sniff_format(path, head)
+    if fmt == "pdf":
+        return read_pdf(path)
+    text = decode(path.read_bytes())
+    return read_markdown(path, text) if fmt == "markdown" else read_text(path, text)

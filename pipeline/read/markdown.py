@@ -1,0 +1,36 @@
+"""Markdown logbooks, parsed by markdown-it-py so a `#` inside a fence is never a heading."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from markdown_it import MarkdownIt
+
+from ..models import Document, Line
+
+_PARSER = MarkdownIt("commonmark").enable("table")
+
+
+def read_markdown(path: Path, text: str) -> Document:
+    """Headings carry their level; fenced and indented code become `code` lines.
+
+    Other blocks keep their source lines as written, so the stored text is the
+    author's, Markdown marks included.
+    """
+    source = text.split("\n")
+    lines: list[Line] = []
+    tokens = _PARSER.parse(text)
+    for i, token in enumerate(tokens):
+        if token.level != 0 or token.map is None or token.nesting == -1:
+            continue
+        first, last = token.map
+        if token.type == "heading_open":
+            heading = " ".join(tokens[i + 1].content.split())
+            lines.append(Line(heading, level=int(token.tag[1])))
+        elif token.type in ("fence", "code_block"):
+            lines.extend(Line(code.rstrip(), code=True) for code in token.content.split("\n")[:-1])
+        else:
+            lines.extend(Line(s.rstrip()) for s in source[first:last])
+        lines.append(Line(""))  # blocks are separated by a blank line, as in the source
+    title = next((line.text for line in lines if line.level == 1), None)
+    return Document(path=path, format="markdown", lines=lines, title=title)

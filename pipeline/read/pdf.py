@@ -1,0 +1,173 @@
+"""PDF logbooks via pdfplumber: lines with page, font size, weight and monospace.
+
+The reader also removes what the renderer added (page headers and footers)
+and undoes what it broke (tokens split at `-` or `/`, code indentation), so
+later stages see the author's lines.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+import unicodedata
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+import pdfplumber
+from pdfminer.pdfdocument import PDFPasswordIncorrect
+from pdfminer.pdfparser import PDFSyntaxError
+
+from ..models import Document, Line
+from .errors import ReadError
+
+_BOLD = re.compile(r"bold|black|heavy|semibold|demi", re.IGNORECASE)
+_MONO = re.compile(r"mono|courier|code|consol|menlo|typewriter", re.IGNORECASE)
+_BULLET = re.compile(r"^[•◦▪▫■□●○‣⁃∙·]\s*|\s*[•◦▪▫■□●○‣⁃∙·]$")
+# Furniture a renderer prints on a page whatever the logbook says; checked on a
+# page's first and last lines only. Repeats across pages are caught generically.
+FURNITURE = [
+    re.compile(r"^page \d+( of \d+)?$", re.IGNORECASE),
+    re.compile(r"^\d+\s*(/|of)\s*\d+$"),
+    re.compile(r"^(\S+://|file:/)\S*\s+\d+\s*/\s*\d+$"),  # browser footer: URL page/pages
+    re.compile(r"^\d{1,2}/\d{1,2}/\d{2,4},? \d{1,2}:\d{2}(\s*[AP]M)?\b"),  # browser header
+]
+_EDGE_LINES = 2  # how many lines at a page's top and bottom may be furniture
+_PARAGRAPH_GAP = 1.45  # a vertical gap this many line heights apart starts a new block
+
+
+@dataclass(slots=True)
+class PdfLine:
+    """A line of text as placed on a page, before furniture removal."""
+
+    text: str
+    page: int
+    top: float
+    bottom: float
+    x0: float
+    size: float
+    bold: bool
+    code: bool
+    char_width: float
+
+
+def read_pdf(path: Path) -> Document:
+    try:
+        with pdfplumber.open(path) as pdf:
+            pages = [_page_lines(page) for page in pdf.pages]
+            title = (pdf.metadata or {}).get("Title")
+    except PDFPasswordIncorrect:
+        raise ReadError("encrypted PDF (needs a password)") from None
+    except (PDFSyntaxError, ValueError, KeyError, TypeError, AttributeError) as exc:
+        raise ReadError(f"not a readable PDF ({type(exc).__name__}: {exc})".strip()) from None
+    except Exception as exc:  # pdfminer raises many undocumented types on corrupt files
+        if "password" in str(exc).lower() or "encrypt" in str(exc).lower():
+            raise ReadError("encrypted PDF (needs a password)") from None
+        raise ReadError(f"not a readable PDF ({type(exc).__name__})") from None
+    return assemble(path, pages, title if isinstance(title, str) else None)
+
+
+def assemble(path: Path, pages: list[list[PdfLine]], title: str | None = None) -> Document:
+    """Placed lines of every page -> the Document's Lines (shared by every PDF backend)."""
+    if not any(pages):
+        raise ReadError("no text layer (scanned or image-only PDF)")
+    pages = strip_furniture(pages)
+    margin = _left_margin([line for placed in pages for line in placed])
+    lines: list[Line] = []
+    for placed in pages:
+        lines.extend(_to_lines(placed, margin))
+    return Document(path=path, format="pdf", lines=_join_broken_tokens(lines),
+                    pages=len(pages), title=title)
+
+
+def _page_lines(page) -> list[PdfLine]:
+    lines = []
+    for raw in page.extract_text_lines(return_chars=True, strip=True):
+        chars = [c for c in raw["chars"] if c["text"].strip()]
+        if not chars:
+            continue
+        sizes = Counter(round(c["size"], 1) for c in chars)
+        text = unicodedata.normalize("NFKC", _BULLET.sub("", raw["text"])).strip()
+        if not text:
+            continue
+        lines.append(PdfLine(
+            text=text, page=page.page_number, top=raw["top"], bottom=raw["bottom"],
+            x0=raw["x0"], size=sizes.most_common(1)[0][0],
+            bold=all(_BOLD.search(c["fontname"]) for c in chars),
+            code=all(_MONO.search(c["fontname"]) for c in chars),
+            char_width=chars[0]["width"] or chars[0]["size"] * 0.6,
+        ))
+    return lines
+
+
+def strip_furniture(pages: list[list[PdfLine]]) -> list[list[PdfLine]]:
+    """Drop header/footer lines: known renderer patterns, or text repeated on most pages."""
+    def shape(text: str) -> str:
+        return re.sub(r"\d+", "#", text.lower())
+
+    edges = Counter()
+    for placed in pages:
+        edge = {shape(line.text) for line in placed[:_EDGE_LINES] + placed[-_EDGE_LINES:]}
+        edges.update(edge)
+    repeated = {s for s, n in edges.items() if len(pages) >= 3 and n >= 0.6 * len(pages)}
+
+    def is_furniture(line: PdfLine, at_edge: bool) -> bool:
+        if not at_edge:
+            return False
+        return shape(line.text) in repeated or any(p.search(line.text) for p in FURNITURE)
+
+    cleaned = []
+    for placed in pages:
+        n = len(placed)
+        cleaned.append([
+            line for i, line in enumerate(placed)
+            if not is_furniture(line, i < _EDGE_LINES or i >= n - _EDGE_LINES)
+        ])
+    return cleaned
+
+
+def _to_lines(placed: Iterable[PdfLine], margin: float) -> list[Line]:
+    """Blank lines at paragraph gaps; code lines re-indented from their x position."""
+    out: list[Line] = []
+    previous: PdfLine | None = None
+    block_x0 = 0.0
+    for line in placed:
+        height = max(line.bottom - line.top, 1.0)
+        if previous is not None and line.top - previous.bottom > (_PARAGRAPH_GAP - 1) * height:
+            out.append(Line("", page=line.page))
+        if line.code and not (previous and previous.code):
+            block_x0 = line.x0
+        text = line.text
+        if line.code:
+            indent = max(0, round((line.x0 - block_x0) / line.char_width))
+            text = " " * indent + text
+        out.append(Line(text, page=line.page, size=line.size, bold=line.bold, code=line.code,
+                        indent=round(max(0.0, line.x0 - margin), 1)))
+        previous = line
+    return out
+
+
+def _left_margin(placed: list[PdfLine]) -> float:
+    """The body's left edge: the leftmost x where a fair share (5%) of lines start."""
+    starts = Counter(round(line.x0) for line in placed if not line.code)
+    common = [x for x, n in starts.items() if n >= 0.05 * len(placed)]
+    return float(min(common or starts or [0]))
+
+
+def _join_broken_tokens(lines: list[Line]) -> list[Line]:
+    """Rejoin a token a renderer broke at a line end after `-` or `/` (`2022-04-` `29`).
+
+    The hyphen is kept: a break after a real hyphen (`open-` `sourced`) is the
+    same visual break, and keeping it is right in both cases.
+    """
+    out: list[Line] = []
+    for line in lines:
+        prev = out[-1] if out else None
+        if (prev is not None and line.text and prev.text.endswith(("-", "/"))
+                and not prev.text.endswith(("--", " -")) and not line.text[0].isspace()
+                and (prev.size, prev.bold, prev.code) == (line.size, line.bold, line.code)):
+            out[-1] = dataclasses.replace(prev, text=prev.text + line.text)
+        else:
+            out.append(line)
+    return out

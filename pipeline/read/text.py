@@ -1,0 +1,53 @@
+"""Plain-text logbooks, and the byte decoding that Markdown shares."""
+
+from __future__ import annotations
+
+import codecs
+import re
+from pathlib import Path
+
+from ..models import Document, Line
+from .errors import ReadError
+
+_BOMS = [
+    (codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"),
+    (codecs.BOM_UTF8, "utf-8-sig"),
+    (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16"),
+]
+# C0 controls other than tab and newline, and DEL; zero-width and RTL marks are kept.
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+
+
+def decode(data: bytes) -> str:
+    """Bytes -> text: a BOM decides, else UTF-8, else Windows-1252/Latin-1.
+
+    Stray NUL and control characters are dropped; a file that is mostly NULs
+    is binary, not a logbook.
+    """
+    for bom, encoding in _BOMS:
+        if data.startswith(bom):
+            try:
+                return clean(data.decode(encoding))
+            except UnicodeDecodeError as exc:
+                raise ReadError(f"invalid {encoding} text at byte {exc.start}") from None
+    if data.count(0) > max(16, len(data) // 100):
+        raise ReadError("binary file (NUL bytes), not text")
+    for encoding in ("utf-8", "cp1252", "latin-1"):
+        try:
+            return clean(data.decode(encoding))
+        except UnicodeDecodeError:
+            continue
+    raise AssertionError("latin-1 decodes every byte")
+
+
+def clean(text: str) -> str:
+    return _CONTROL.sub("", text.replace("\r\n", "\n").replace("\r", "\n"))
+
+
+def read_text(path: Path, text: str) -> Document:
+    """Every line is a body line; the segmenter finds date-led headings in them."""
+    lines = []
+    for raw in text.split("\n"):
+        line = raw.rstrip().expandtabs(4)
+        lines.append(Line(line, indent=float(len(line) - len(line.lstrip()))))
+    return Document(path=path, format="text", lines=lines)

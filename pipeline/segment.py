@@ -1,0 +1,280 @@
+"""Lines -> Entries: which lines are headings, and what belongs to each.
+
+What an entry is, stated once:
+- A heading is a line set apart by the format (a Markdown heading, a PDF line
+  in a larger font, a bold line standing alone) or a line that begins with a
+  date or date-time and starts a block.
+- A table of contents repeats later headings with nothing under them: its
+  lines are dropped, but a document that is only a list of dated headers is a
+  list of entries.
+- Where headings carry dates, an undated heading deeper than the dated one
+  above it is part of that entry; every other heading starts an entry.
+- An undated heading with no text under it starts nothing.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from datetime import date
+
+from . import dates
+from .models import Document, Entry, Line
+
+_BODY_LEVEL = 99  # the level of a date-led line that has no heading style
+_MAX_HEADING_CHARS = 250
+_MAX_STANDALONE_BOLD_CHARS = 120
+_TOC_LEADER = re.compile(r"[\s.·…_-]*\d*\s*$")
+_AUTHOR = re.compile(r"\[(?P<name>[A-Z][\w.' -]{0,40}?)\]")
+_RUN_ID = [
+    re.compile(r"\b(?:Run|Experiment|Exp\.?|Job|Attempt)\s+#?\d[\w.-]*", re.IGNORECASE),
+    re.compile(r"\A\s*[:\-–]?\s*(?P<id>\d+\.\d+)\b"),  # "...ET: 12.36 restart from 37k"
+    re.compile(r"\b(?:main|run|exp|job)[-_]\d+\b", re.IGNORECASE),
+]
+_PREAMBLE = re.compile(
+    r"^\W*(?P<label>posted|published|written|dated?|updated|created|authors?|by)\b[^:]{0,20}:\W*(?P<value>.+)$",
+    re.IGNORECASE,
+)
+_PREAMBLE_LINES = 4
+
+
+@dataclass(slots=True)
+class _Heading:
+    index: int  # position in the document's lines
+    text: str
+    level: int
+    when: dates.When | None
+    page: int | None = None
+    span: int = 1  # lines the heading covers after a wrap is joined
+    body: list[Line] = field(default_factory=list)
+
+
+def segment(doc: Document, default_timezone: str | None = None,
+            dayfirst: bool = False) -> list[Entry]:
+    """Split a document into entries with dates, times, zones, authors and run ids."""
+    lines = doc.lines
+    heads = _find_headings(lines, dayfirst)
+    heads = _join_wrapped(heads, lines)
+    heads = _drop_toc(heads, lines)
+    for head, end in zip(heads, [h.index for h in heads[1:]] + [len(lines)], strict=True):
+        head.body = lines[head.index + head.span:end]
+    heads = _merge_subheadings(heads)
+    lead = _leading_text(lines, heads)
+    entries = [lead] if lead else []
+    entries += [_to_entry(len(entries) + n, head, dayfirst) for n, head in enumerate(heads, 1)]
+    no_year = {len(entries) - len(heads) + n: (h.when.date.month, h.when.date.day)
+               for n, h in enumerate(heads)
+               if h.when and h.when.date.year is None and not h.when.date.partial}
+    _complete_dates(entries, no_year, default_timezone)
+    return entries
+
+
+def _find_headings(lines: list[Line], dayfirst: bool) -> list[_Heading]:
+    levels = _style_levels(lines)
+    heads = []
+    for i, line in enumerate(lines):
+        text = line.text.strip()
+        if not text or line.code or len(text) > _MAX_HEADING_CHARS:
+            continue
+        level = line.level or levels.get((line.size, line.bold))
+        if level is None and _standalone(lines, i) and line.bold:
+            level = levels.get("bold")
+        when = dates.leading_when(text, dayfirst)
+        date_led = (when is not None and not line.indent and _starts_block(lines, i)
+                    and not _log_line(when, text))
+        if level is None and date_led:
+            level = _BODY_LEVEL
+        if level is not None:
+            heads.append(_Heading(i, text, level, when or dates.heading_when(text, dayfirst),
+                                  page=line.page))
+    if any(h.when is not None for h in heads if h.level != _BODY_LEVEL):
+        # The document dates its styled headings: a plain line that begins with a
+        # date is prose or a wrapped line, not an entry.
+        heads = [h for h in heads if h.level != _BODY_LEVEL]
+    return heads
+
+
+def _style_levels(lines: list[Line]) -> dict:
+    """PDF font sizes larger than the body's, ranked: the largest is level 1."""
+    weights = Counter()
+    for line in lines:
+        if line.size and not line.code and line.level is None:
+            weights[line.size] += len(line.text)
+    if not weights:
+        return {}
+    body = weights.most_common(1)[0][0]
+    larger = sorted({s for s in weights if s >= body + 1}, reverse=True)
+    levels: dict = {}
+    for rank, size in enumerate(larger, 1):
+        levels[(size, True)] = levels[(size, False)] = rank
+    levels["bold"] = len(larger) + 1
+    return levels
+
+
+def _starts_block(lines: list[Line], i: int) -> bool:
+    return i == 0 or not lines[i - 1].text.strip() or lines[i - 1].page != lines[i].page
+
+
+def _standalone(lines: list[Line], i: int) -> bool:
+    after = i + 1 >= len(lines) or not lines[i + 1].text.strip()
+    return (_starts_block(lines, i) and after
+            and len(lines[i].text) <= _MAX_STANDALONE_BOLD_CHARS)
+
+
+def _log_line(when: dates.When, text: str) -> bool:
+    """A timestamped log line (`2022-04-29 20:28:38 INFO ...`), not a heading."""
+    return bool(when.time and when.time.count(":") == 2) or text[when.date.end:].startswith("T")
+
+
+def _join_wrapped(heads: list[_Heading], lines: list[Line]) -> list[_Heading]:
+    """A heading that wrapped onto the next line: same style, or an unclosed bracket."""
+    out: list[_Heading] = []
+    for head in heads:
+        prev = out[-1] if out else None
+        if prev is not None and head.index == prev.index + prev.span and _continues(
+                prev, head, lines):
+            prev.text, prev.span = f"{prev.text} {head.text}", prev.span + 1
+            continue
+        out.append(head)
+    for i, head in enumerate(out):  # a body-style wrap: the next line closes the bracket
+        nxt = head.index + head.span
+        if _unclosed(head.text) and nxt < len(lines) and lines[nxt].text.strip() and (
+                i + 1 == len(out) or out[i + 1].index > nxt):
+            head.text, head.span = f"{head.text} {lines[nxt].text.strip()}", head.span + 1
+    return out
+
+
+def _continues(prev: _Heading, head: _Heading, lines: list[Line]) -> bool:
+    a, b = lines[prev.index], lines[head.index]
+    if prev.level == _BODY_LEVEL or a.level is not None:
+        return False  # Markdown headings never wrap; body-style lines are handled above
+    same_style = (a.size, a.bold) == (b.size, b.bold)
+    return same_style and (head.when is None or _unclosed(prev.text))
+
+
+def _unclosed(text: str) -> bool:
+    return text.count("[") > text.count("]") or text.count("(") > text.count(")")
+
+
+def _drop_toc(heads: list[_Heading], lines: list[Line]) -> list[_Heading]:
+    """Drop headings repeated later with no text between them and the next heading."""
+    def key(text: str) -> str:
+        return _TOC_LEADER.sub("", text).casefold()
+
+    later = Counter(key(h.text) for h in heads)
+    kept = []
+    for i, head in enumerate(heads):
+        later[key(head.text)] -= 1
+        end = heads[i + 1].index if i + 1 < len(heads) else len(lines)
+        empty = not any(line.text.strip() for line in lines[head.index + head.span:end])
+        if not (empty and later[key(head.text)] > 0):
+            kept.append(head)
+    return kept
+
+
+def _merge_subheadings(heads: list[_Heading]) -> list[_Heading]:
+    """Fold undated sub-headings into the dated entry above; drop empty undated ones."""
+    merged: list[_Heading] = []
+    dated_level: int | None = None
+    for head in heads:
+        if head.when is not None:
+            dated_level = head.level
+        elif dated_level is not None and head.level > dated_level and merged:
+            merged[-1].body = [*merged[-1].body, Line(head.text), *head.body]
+            continue
+        else:
+            dated_level = None
+        merged.append(head)
+    return [h for h in merged if h.when is not None or any(x.text.strip() for x in h.body)]
+
+
+def _leading_text(lines: list[Line], heads: list[_Heading]) -> Entry | None:
+    """Text before the first heading (or a document with none) is an undated entry."""
+    end = heads[0].index if heads else len(lines)
+    body = [line for line in lines[:end] if line.text.strip()]
+    if not body or (heads and len(body) < 2):
+        return None
+    return Entry(seq=0, heading=body[0].text.strip(),
+                 text=_body_text(body[1:]), page_start=body[0].page, page_end=body[-1].page)
+
+
+def _to_entry(seq: int, head: _Heading, dayfirst: bool) -> Entry:
+    heading = " ".join(head.text.split())
+    body = head.body
+    pages = [line.page for line in body if line.page is not None and line.text.strip()]
+    entry = Entry(seq=seq, heading=heading, text=_body_text(body), page_start=head.page,
+                  page_end=pages[-1] if pages else head.page)
+    when = head.when
+    tail = heading[when.end:] if when else heading
+    if when is not None:
+        entry.date, entry.time, entry.timezone = when.date.value, when.time, when.timezone
+    author = _AUTHOR.search(tail)
+    if author and author.group("name").lower() != "undated":
+        entry.author = author.group("name").strip()
+    entry.run_id = _run_id(tail)
+    if when is None:
+        _read_preamble(entry, body, dayfirst)
+    return entry
+
+
+def _run_id(tail: str) -> str | None:
+    tail = _AUTHOR.sub("", tail)
+    for pattern in _RUN_ID:
+        m = pattern.search(tail)
+        if m:
+            return (m.groupdict().get("id") or m.group(0)).strip()
+    return None
+
+
+def _read_preamble(entry: Entry, body: list[Line], dayfirst: bool) -> None:
+    """`**Posted on:** November 17, 2021` / `Written by: ...` under a title date the note."""
+    first = [line.text.strip() for line in body if line.text.strip()][:_PREAMBLE_LINES]
+    for text in first:
+        plain = text.replace("*", "").replace("_", " ").strip()
+        m = _PREAMBLE.match(plain)
+        value = m.group("value") if m else plain
+        found = dates.find_dates(value, dayfirst)
+        if m and m.group("label").lower() in ("written", "authors", "author", "by") and not found:
+            entry.author = entry.author or value.strip()
+        elif found and (m or len(value) - (found[0].end - found[0].start) < 8):
+            d = found[0]
+            if entry.date is None and d.value is not None:
+                entry.date = d.value
+                when = dates.when_at(value, d)
+                entry.time, entry.timezone = when.time, when.timezone
+
+
+def _body_text(body: list[Line]) -> str:
+    """Body lines joined; leading/trailing blank lines and runs of blanks trimmed."""
+    out: list[str] = []
+    for line in body:
+        if line.text.strip() or (out and out[-1]):
+            out.append(line.text)
+    while out and not out[-1]:
+        out.pop()
+    return "\n".join(out)
+
+
+def _complete_dates(entries: list[Entry], no_year: dict[int, tuple[int, int]],
+                    default_timezone: str | None) -> None:
+    """Years from neighbours, UTC timestamps, chronology flags."""
+    for i, entry in enumerate(entries):
+        if i in no_year:
+            neighbour = _nearest_dated(entries, i, no_year)
+            if neighbour is not None:
+                month, day = no_year[i]
+                entry.date, entry.date_inferred = dates.infer_year(month, day, neighbour), True
+        if entry.date and entry.time:
+            entry.ts_utc = dates.to_utc(entry.date, entry.time, entry.timezone or default_timezone)
+    flags = dates.chronology_anomalies([e.date for e in entries])
+    for entry, flag in zip(entries, flags, strict=True):
+        entry.chronology_anomaly = flag
+
+
+def _nearest_dated(entries: list[Entry], i: int, no_year: dict) -> date | None:
+    """The closest entry in document order whose date has a written year."""
+    for j in [*range(i - 1, -1, -1), *range(i + 1, len(entries))]:
+        if entries[j].date is not None and j not in no_year:
+            return entries[j].date
+    return None

@@ -1,0 +1,16 @@
+-- One row per entry with its fault and intervention codes (the gold format's fields and more).
+WITH codes AS (
+    SELECT logbook, seq,
+           list(DISTINCT code ORDER BY code) FILTER (WHERE kind = 'fault') AS faults,
+           list(DISTINCT code ORDER BY code) FILTER (WHERE kind = 'intervention') AS interventions
+    FROM labels
+    GROUP BY logbook, seq
+)
+SELECT e.logbook, e.seq, e.heading, e.date, e.time, e.timezone, e.ts_utc, e.author, e.run_id,
+       e.page_start, e.page_end, e.date_inferred, e.chronology_anomaly, e.text,
+       coalesce(c.faults, []::VARCHAR[]) AS faults,
+       coalesce(c.interventions, []::VARCHAR[]) AS interventions
+FROM entries e
+LEFT JOIN codes c USING (logbook, seq)
+WHERE e.logbook IN (SELECT id FROM export_logbooks)
+ORDER BY e.logbook, e.seq
