@@ -14,6 +14,7 @@ What an entry is, stated once:
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections import Counter
 from dataclasses import dataclass, field
@@ -23,6 +24,7 @@ from . import dates
 from .models import Document, Entry, Line
 
 _BODY_LEVEL = 99  # the level of a date-led line that has no heading style
+_INDENTED = 2.0  # points or spaces: a line indented this much is a list item or quote
 _MAX_HEADING_CHARS = 250
 _MAX_STANDALONE_BOLD_CHARS = 120
 _TOC_LEADER = re.compile(r"[\s.·…_-]*\d*\s*$")
@@ -54,13 +56,16 @@ def segment(doc: Document, default_timezone: str | None = None,
             dayfirst: bool = False) -> list[Entry]:
     """Split a document into entries with dates, times, zones, authors and run ids."""
     lines = doc.lines
-    heads = _find_headings(lines, dayfirst)
-    heads = _join_wrapped(heads, lines)
-    heads = _drop_toc(heads, lines)
-    for head, end in zip(heads, [h.index for h in heads[1:]] + [len(lines)], strict=True):
-        head.body = lines[head.index + head.span:end]
+    heads = _join_wrapped(_find_headings(lines, dayfirst), lines)
+    first_heading = heads[0].index if heads else len(lines)
+    heads, toc = _drop_toc(heads, lines)
+    heads = _prefer_styled(heads)
+    ends = [h.index for h in heads[1:]] + [len(lines)]
+    for head, end in zip(heads, ends, strict=False):
+        head.body = [line for i, line in enumerate(lines[head.index + head.span:end],
+                                                   head.index + head.span) if i not in toc]
     heads = _merge_subheadings(heads)
-    lead = _leading_text(lines, heads)
+    lead = _leading_text(lines[:first_heading], any_heading=bool(heads))
     entries = [lead] if lead else []
     entries += [_to_entry(len(entries) + n, head, dayfirst) for n, head in enumerate(heads, 1)]
     no_year = {len(entries) - len(heads) + n: (h.when.date.month, h.when.date.day)
@@ -81,17 +86,21 @@ def _find_headings(lines: list[Line], dayfirst: bool) -> list[_Heading]:
         if level is None and _standalone(lines, i) and line.bold:
             level = levels.get("bold")
         when = dates.leading_when(text, dayfirst)
-        date_led = (when is not None and not line.indent and _starts_block(lines, i)
-                    and not _log_line(when, text))
+        in_list = bool(heads) and heads[-1].level == _BODY_LEVEL and i - heads[-1].index <= 2
+        date_led = (when is not None and line.indent < _INDENTED
+                    and (_starts_block(lines, i) or in_list) and not _log_line(when, text))
         if level is None and date_led:
             level = _BODY_LEVEL
         if level is not None:
             heads.append(_Heading(i, text, level, when or dates.heading_when(text, dayfirst),
                                   page=line.page))
+    return heads
+
+
+def _prefer_styled(heads: list[_Heading]) -> list[_Heading]:
+    """Where styled headings carry dates, a plain date-led line is prose or a wrapped line."""
     if any(h.when is not None for h in heads if h.level != _BODY_LEVEL):
-        # The document dates its styled headings: a plain line that begins with a
-        # date is prose or a wrapped line, not an entry.
-        heads = [h for h in heads if h.level != _BODY_LEVEL]
+        return [h for h in heads if h.level != _BODY_LEVEL]
     return heads
 
 
@@ -137,12 +146,19 @@ def _join_wrapped(heads: list[_Heading], lines: list[Line]) -> list[_Heading]:
             prev.text, prev.span = f"{prev.text} {head.text}", prev.span + 1
             continue
         out.append(head)
-    for i, head in enumerate(out):  # a body-style wrap: the next line closes the bracket
+    starts = {h.index for h in out}
+    joined: list[_Heading] = []
+    for head in out:  # an unclosed bracket continues on the next line, whatever it looks like
+        prev = joined[-1] if joined else None
+        if prev is not None and head.index == prev.index + prev.span and _unclosed(prev.text):
+            prev.text, prev.span = f"{prev.text} {head.text}", prev.span + head.span
+            continue
         nxt = head.index + head.span
-        if _unclosed(head.text) and nxt < len(lines) and lines[nxt].text.strip() and (
-                i + 1 == len(out) or out[i + 1].index > nxt):
+        if _unclosed(head.text) and nxt < len(lines) and lines[nxt].text.strip() and not (
+                lines[nxt].code or nxt in starts):
             head.text, head.span = f"{head.text} {lines[nxt].text.strip()}", head.span + 1
-    return out
+        joined.append(head)
+    return joined
 
 
 def _continues(prev: _Heading, head: _Heading, lines: list[Line]) -> bool:
@@ -157,20 +173,44 @@ def _unclosed(text: str) -> bool:
     return text.count("[") > text.count("]") or text.count("(") > text.count(")")
 
 
-def _drop_toc(heads: list[_Heading], lines: list[Line]) -> list[_Heading]:
-    """Drop headings repeated later with no text between them and the next heading."""
+def _drop_toc(heads: list[_Heading], lines: list[Line]) -> tuple[list[_Heading], set[int]]:
+    """Headings repeated later with nothing under them are a table of contents.
+
+    Returns the headings that remain and the line indices of the TOC, which
+    belong to no entry's text.
+    """
     def key(text: str) -> str:
-        return _TOC_LEADER.sub("", text).casefold()
+        return "".join(_TOC_LEADER.sub("", text).split()).casefold()
 
     later = Counter(key(h.text) for h in heads)
-    kept = []
+    kept, toc = [], set()
     for i, head in enumerate(heads):
         later[key(head.text)] -= 1
         end = heads[i + 1].index if i + 1 < len(heads) else len(lines)
         empty = not any(line.text.strip() for line in lines[head.index + head.span:end])
-        if not (empty and later[key(head.text)] > 0):
+        if empty and later[key(head.text)] > 0:
+            toc.update(range(head.index, head.index + head.span))
+        else:
             kept.append(head)
-    return kept
+    toc = _toc_neighbours(lines, toc, {key(h.text): h.index for h in kept}, key)
+    return [h for h in kept if h.index not in toc], toc
+
+
+def _toc_neighbours(lines: list[Line], toc: set[int], heading_at: dict[str, int],
+                    key) -> set[int]:
+    """Extend the TOC to adjacent lines that name a later heading (e.g. an undated one)."""
+    if not toc:
+        return toc
+    toc = set(toc)
+    nonblank = [i for i, line in enumerate(lines) if line.text.strip() and not line.code]
+    for _ in range(2):  # forwards then backwards reaches both ends of the TOC block
+        for a, b in itertools.pairwise(nonblank):
+            for inside, other in ((a, b), (b, a)):
+                if inside in toc and other not in toc and heading_at.get(
+                        key(lines[other].text), -1) > other:
+                    toc.add(other)
+        nonblank.reverse()
+    return toc
 
 
 def _merge_subheadings(heads: list[_Heading]) -> list[_Heading]:
@@ -181,7 +221,7 @@ def _merge_subheadings(heads: list[_Heading]) -> list[_Heading]:
         if head.when is not None:
             dated_level = head.level
         elif dated_level is not None and head.level > dated_level and merged:
-            merged[-1].body = [*merged[-1].body, Line(head.text), *head.body]
+            merged[-1].body += [Line(head.text), *head.body]
             continue
         else:
             dated_level = None
@@ -189,13 +229,12 @@ def _merge_subheadings(heads: list[_Heading]) -> list[_Heading]:
     return [h for h in merged if h.when is not None or any(x.text.strip() for x in h.body)]
 
 
-def _leading_text(lines: list[Line], heads: list[_Heading]) -> Entry | None:
+def _leading_text(lines: list[Line], any_heading: bool) -> Entry | None:
     """Text before the first heading (or a document with none) is an undated entry."""
-    end = heads[0].index if heads else len(lines)
-    body = [line for line in lines[:end] if line.text.strip()]
-    if not body or (heads and len(body) < 2):
+    body = [line for line in lines if line.text.strip()]
+    if not body or (any_heading and len(body) < 2):
         return None
-    return Entry(seq=0, heading=body[0].text.strip(),
+    return Entry(seq=1, heading=body[0].text.strip(),
                  text=_body_text(body[1:]), page_start=body[0].page, page_end=body[-1].page)
 
 

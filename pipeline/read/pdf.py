@@ -8,6 +8,7 @@ later stages see the author's lines.
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import re
 import unicodedata
 from collections import Counter
@@ -30,11 +31,11 @@ _BULLET = re.compile(r"^[•◦▪▫■□●○‣⁃∙·]\s*|\s*[•◦▪�
 FURNITURE = [
     re.compile(r"^page \d+( of \d+)?$", re.IGNORECASE),
     re.compile(r"^\d+\s*(/|of)\s*\d+$"),
-    re.compile(r"^(\S+://|file:/)\S*\s+\d+\s*/\s*\d+$"),  # browser footer: URL page/pages
+    re.compile(r"^(\S+://|file:/).*\s\d+\s*/\s*\d+$"),  # browser footer: URL page/pages
     re.compile(r"^\d{1,2}/\d{1,2}/\d{2,4},? \d{1,2}:\d{2}(\s*[AP]M)?\b"),  # browser header
 ]
 _EDGE_LINES = 2  # how many lines at a page's top and bottom may be furniture
-_PARAGRAPH_GAP = 1.45  # a vertical gap this many line heights apart starts a new block
+_PARAGRAPH_GAP = 1.3  # lines this many usual line pitches apart start a new block
 
 
 @dataclass(slots=True)
@@ -73,10 +74,11 @@ def assemble(path: Path, pages: list[list[PdfLine]], title: str | None = None) -
     if not any(pages):
         raise ReadError("no text layer (scanned or image-only PDF)")
     pages = strip_furniture(pages)
-    margin = _left_margin([line for placed in pages for line in placed])
+    every = [line for placed in pages for line in placed]
+    margin, pitch = _left_margin(every), _line_pitch(pages)
     lines: list[Line] = []
     for placed in pages:
-        lines.extend(_to_lines(placed, margin))
+        lines.extend(_to_lines(placed, margin, pitch))
     return Document(path=path, format="pdf", lines=_join_broken_tokens(lines),
                     pages=len(pages), title=title)
 
@@ -110,7 +112,7 @@ def strip_furniture(pages: list[list[PdfLine]]) -> list[list[PdfLine]]:
     for placed in pages:
         edge = {shape(line.text) for line in placed[:_EDGE_LINES] + placed[-_EDGE_LINES:]}
         edges.update(edge)
-    repeated = {s for s, n in edges.items() if len(pages) >= 3 and n >= 0.6 * len(pages)}
+    repeated = {s for s, n in edges.items() if n >= max(2, 0.6 * len(pages))}
 
     def is_furniture(line: PdfLine, at_edge: bool) -> bool:
         if not at_edge:
@@ -127,14 +129,14 @@ def strip_furniture(pages: list[list[PdfLine]]) -> list[list[PdfLine]]:
     return cleaned
 
 
-def _to_lines(placed: Iterable[PdfLine], margin: float) -> list[Line]:
+def _to_lines(placed: Iterable[PdfLine], margin: float, pitch: dict[float, float]) -> list[Line]:
     """Blank lines at paragraph gaps; code lines re-indented from their x position."""
     out: list[Line] = []
     previous: PdfLine | None = None
     block_x0 = 0.0
     for line in placed:
-        height = max(line.bottom - line.top, 1.0)
-        if previous is not None and line.top - previous.bottom > (_PARAGRAPH_GAP - 1) * height:
+        usual = pitch.get(line.size, 1.2 * line.size)
+        if previous is not None and line.top - previous.top > _PARAGRAPH_GAP * usual:
             out.append(Line("", page=line.page))
         if line.code and not (previous and previous.code):
             block_x0 = line.x0
@@ -146,6 +148,16 @@ def _to_lines(placed: Iterable[PdfLine], margin: float) -> list[Line]:
                         indent=round(max(0.0, line.x0 - margin), 1)))
         previous = line
     return out
+
+
+def _line_pitch(pages: list[list[PdfLine]]) -> dict[float, float]:
+    """The usual distance between consecutive lines of a paragraph, per font size."""
+    steps: dict[float, Counter] = {}
+    for placed in pages:
+        for a, b in itertools.pairwise(placed):
+            if a.size == b.size and b.top > a.top:
+                steps.setdefault(a.size, Counter())[round(b.top - a.top, 1)] += 1
+    return {size: counter.most_common(1)[0][0] for size, counter in steps.items()}
 
 
 def _left_margin(placed: list[PdfLine]) -> float:

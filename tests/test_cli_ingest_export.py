@@ -1,0 +1,98 @@
+"""`logbook ingest` and `logbook export` as a user runs them: real files, a real DuckDB."""
+
+from __future__ import annotations
+
+import json
+
+import duckdb
+import pytest
+from click.testing import CliRunner
+
+from pipeline.cli import main
+
+DAY_ONE = "# 2021-11-24\n\nRun 12.17 started.\n"
+DAY_TWO = "# 2021-11-25\n\nRun 12.18 after a restart.\n"
+
+
+@pytest.fixture
+def run():
+    runner = CliRunner()
+
+    def invoke(*args):
+        return runner.invoke(main, [str(a) for a in args], catch_exceptions=False)
+    return invoke
+
+
+@pytest.fixture
+def notes(tmp_path):
+    folder = tmp_path / "daily"
+    folder.mkdir()
+    (folder / "2021-11-25.md").write_text(DAY_TWO)
+    (folder / "2021-11-24.md").write_text(DAY_ONE)
+    return folder
+
+
+def stored(db, sql):
+    with duckdb.connect(str(db), read_only=True) as con:
+        return con.execute(sql).fetchall()
+
+
+def test_ingest_is_idempotent_and_replaces_a_changed_file(run, tmp_path, notes):
+    db = tmp_path / "x.duckdb"
+    first = run("ingest", notes / "2021-11-24.md", "--db", db, "--name", "ops")
+    assert first.exit_code == 0 and "ops: 1 entries, 1 dated" in first.output
+    again = run("ingest", notes / "2021-11-24.md", "--db", db, "--name", "ops")
+    assert again.exit_code == 0 and "unchanged" in again.output
+    (notes / "2021-11-24.md").write_text(DAY_ONE + "\n# 2021-11-26\n\nMore.\n")
+    changed = run("ingest", notes / "2021-11-24.md", "--db", db, "--name", "ops")
+    assert "ops: 2 entries" in changed.output
+    assert stored(db, "SELECT count(*) FROM entries WHERE logbook = 'ops'") == [(2,)]
+
+
+def test_folder_is_one_logbook_per_file_or_merged_with_as_one(run, tmp_path, notes):
+    db = tmp_path / "x.duckdb"
+    run("ingest", notes, "--db", db)
+    assert stored(db, "SELECT id FROM logbooks ORDER BY id") == [("2021-11-24",), ("2021-11-25",)]
+    merged = run("ingest", notes, "--db", db, "--as-one", "daily")
+    assert merged.exit_code == 0
+    assert stored(db, "SELECT seq, heading FROM entries WHERE logbook = 'daily' ORDER BY seq") == [
+        (1, "2021-11-24"), (2, "2021-11-25")]  # file-name order
+
+
+def test_a_bad_file_fails_alone(run, tmp_path, notes):
+    db = tmp_path / "x.duckdb"
+    junk = tmp_path / "junk.pdf"
+    junk.write_bytes(b"this is not a pdf")
+    result = run("ingest", junk, notes / "2021-11-24.md", "--db", db)
+    assert result.exit_code == 1
+    assert f"error: {junk}: not a PDF" in result.output
+    assert stored(db, "SELECT id FROM logbooks") == [("2021-11-24",)]
+
+
+def test_export_jsonl_has_the_contract_fields(run, tmp_path, notes):
+    db = tmp_path / "x.duckdb"
+    run("ingest", notes, "--db", db, "--as-one", "daily", "--timezone", "ET")
+    result = run("export", "--db", db, "--out", tmp_path / "out")
+    assert result.exit_code == 0
+    rows = [json.loads(line) for line in (tmp_path / "out/entries.jsonl").read_text().splitlines()]
+    assert {"logbook", "seq", "heading", "date", "time", "timezone", "ts_utc", "author", "run_id",
+            "page_start", "page_end", "chronology_anomaly", "text", "faults",
+            "interventions"} <= set(rows[0])
+    assert rows[0]["date"] == "2021-11-24" and isinstance(rows[0]["faults"], list)
+    assert (tmp_path / "out/logbooks.jsonl").exists()
+
+
+@pytest.mark.parametrize("fmt", ["csv", "parquet"])
+def test_export_other_formats_read_back(run, tmp_path, notes, fmt):
+    db = tmp_path / "x.duckdb"
+    run("ingest", notes, "--db", db)
+    run("export", "--db", db, "--out", tmp_path / "out", "--format", fmt)
+    reader = "read_csv_auto" if fmt == "csv" else "read_parquet"
+    with duckdb.connect() as con:
+        path = tmp_path / f"out/entries.{fmt}"
+        assert con.execute(f"SELECT count(*) FROM {reader}('{path}')").fetchone() == (2,)
+
+
+def test_export_without_a_database_says_so(run, tmp_path):
+    result = run("export", "--db", tmp_path / "none.duckdb", "--out", tmp_path / "out")
+    assert result.exit_code == 1 and "no such database" in result.output

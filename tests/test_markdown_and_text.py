@@ -1,0 +1,125 @@
+"""Segmentation of Markdown chronicles and plain-text logbooks, on documents written here."""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+from pathlib import Path
+
+from pipeline.read import read
+from pipeline.segment import segment
+
+CHRONICLE = """\
+# The final training
+
+Trials and tribulations.
+
+## main
+
+### 2022-03-21
+
+One of the GPUs crashed at 2022-03-21_13:34:34.
+
+```
+# force crashing on nccl issues
+export NCCL_ASYNC_ERROR_HANDLING=1
+### 2022-01-01 not a heading
+```
+
+Inline ``` spans ``` are code, not fences.
+
+#### Details
+
+Sub-heading text belongs to 2022-03-21.
+
+### 2022-04-XX repeated hardware crashes
+
+Several nodes went down.
+
+### What makes it stable?
+
+Undated sibling of the dated entries.
+
+### 2022-04-28 sudden 5% drop in throughput
+
+Throughput fell.
+"""
+
+POSTED = """\
+# Update on the run: 10% through
+**Written by:** Ada Lovelace, Alan Turing
+
+**Posted on:** November 17, 2021
+
+Since the last post, things happened.
+
+## Training Progress
+
+We are 10% through.
+
+## Empty heading
+
+## Infrastructure
+
+Hosts went down.
+"""
+
+
+def entries_of(tmp_path: Path, name: str, text: str, **kwargs):
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return segment(read(path), **kwargs)
+
+
+def test_chronicle_headings_dates_and_fences(tmp_path):
+    got = entries_of(tmp_path, "c.md", CHRONICLE)
+    assert [(e.heading, e.date) for e in got] == [
+        ("The final training", None),
+        ("2022-03-21", date(2022, 3, 21)),
+        ("2022-04-XX repeated hardware crashes", None),  # partial date: null, text kept
+        ("What makes it stable?", None),
+        ("2022-04-28 sudden 5% drop in throughput", date(2022, 4, 28)),
+    ]
+    body = got[1].text
+    assert "# force crashing on nccl issues\nexport NCCL_ASYNC_ERROR_HANDLING=1" in body
+    assert "### 2022-01-01 not a heading" in body
+    assert "Inline ``` spans ``` are code" in body
+    assert "Details\n\nSub-heading text belongs to 2022-03-21." in body
+    assert [e.seq for e in got] == [1, 2, 3, 4, 5]
+
+
+def test_preamble_dates_and_authors_the_title_only(tmp_path):
+    got = entries_of(tmp_path, "p.md", POSTED)
+    assert [(e.heading, e.date) for e in got] == [
+        ("Update on the run: 10% through", date(2021, 11, 17)),
+        ("Training Progress", None),
+        ("Infrastructure", None),  # "Empty heading" has no text: no entry
+    ]
+    assert got[0].author == "Ada Lovelace, Alan Turing"
+
+
+def test_dates_in_many_forms_and_year_from_neighbours(tmp_path):
+    text = ("# Ops notes\n\n## November 17, 2021\n\nA.\n\n## Nov 20\n\nB.\n\n"
+            "## 23/11/2021\n\nC.\n\n## Jan 3\n\nD, a new year.\n")
+    got = entries_of(tmp_path, "d.md", text)
+    assert [(e.date, e.date_inferred) for e in got] == [  # the bare title has no text
+        (date(2021, 11, 17), False), (date(2021, 11, 20), True),
+        (date(2021, 11, 23), False), (date(2022, 1, 3), True)]
+
+
+def test_plain_text_date_led_headings_with_times(tmp_path):
+    text = ("Cluster notes\n\n"
+            "2021-11-24 1:00pm ET [Susan]: Run 12.17\nRestarted after NCCL timeout.\n"
+            "2021-11-24 13:05:11 INFO this log line is not a heading\n\n"
+            "2021-11-25 09:30 CET: Run 12.18\nHealthy.\n\n"
+            "  2021-11-26 indented lines are list items, not headings\n")
+    got = entries_of(tmp_path, "t.txt", text)
+    assert [e.heading for e in got] == ["2021-11-24 1:00pm ET [Susan]: Run 12.17",
+                                       "2021-11-25 09:30 CET: Run 12.18"]
+    assert got[0].ts_utc == datetime(2021, 11, 24, 18, 0)
+    assert got[1].ts_utc == datetime(2021, 11, 25, 8, 30)
+    assert "13:05:11 INFO" in got[0].text and "indented lines" in got[1].text
+
+
+def test_text_without_headings_is_one_entry(tmp_path):
+    got = entries_of(tmp_path, "n.txt", "Just a note\nwith two lines\n")
+    assert [(e.heading, e.text) for e in got] == [("Just a note", "with two lines")]

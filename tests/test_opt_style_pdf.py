@@ -1,0 +1,94 @@
+"""An OPT-style logbook PDF built here: TOC first, newest first, ET/PT, wrapped titles, a typo."""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+
+import pytest
+from pdfbuild import Note, write_logbook
+
+from pipeline.read import read
+from pipeline.segment import segment
+
+LONG_TITLE = ("2021-11-30 10:10am PT: 12.36 restart from 37k, SGD mimicking "
+              "[WARNING: See 2021-12-02 17:16 ET: Debrief on why it may not be SGD]")
+NOTES = [
+    Note("2021-12-02 17:16 ET [Stephen]: Debrief on 12.36",
+         ["Looked again at the optimizer state after the restart."]),
+    Note(LONG_TITLE, ["Relaunched from checkpoint 37k with the SGD-like settings.",
+                      "The date 2021-11-01 in this sentence starts no entry."]),
+    Note("2021-11-20 4:00pm ET [Susan]: Run 12.35",  # typo: written between two 11-30 entries
+         ["Loss scale collapsed again; lowered LR."]),
+    Note("2021-11-30 9:00am ET [Myle]: Run 12.34",
+         ["Lost a node to ECC errors, requeued.", "Page 3 of 9 is not a footer here."],
+         code=["RuntimeError: CUDA error: unknown error",
+               "2021-11-30 08:59:12 | INFO | iteration 37120 | loss 2.61",
+               "  File \"train.py\", line 42, in step"]),
+    Note("2021-11-27 11:39 ET [Stephen]: Run 12.26", ["NCCL timeout on 3 hosts."]),
+    Note("2021-11-24 1:00pm ET [Susan]: Run 12.17", ["Started Run 12.17."]),
+    Note("2021-11-21 3pm [Myle]: Run 12.13", ["Run 12.13 up."]),
+    Note("[Undated] Run 2", ["Notes from the first attempt."]),
+]
+
+
+@pytest.fixture(scope="module")
+def entries(tmp_path_factory):
+    path = write_logbook(tmp_path_factory.mktemp("opt") / "opt-logbook.pdf",
+                         "OPT-style logbook", NOTES)
+    return segment(read(path), default_timezone="ET")
+
+
+def test_toc_lines_are_not_entries_and_every_note_is(entries):
+    assert [e.heading for e in entries] == [n.heading for n in NOTES]
+
+
+def test_wrapped_title_is_joined_and_inner_date_starts_nothing(entries):
+    long = entries[1]
+    assert long.heading == LONG_TITLE
+    assert long.date == date(2021, 11, 30)
+    assert "2021-11-01 in this sentence" in long.text
+
+
+def test_times_zones_authors_run_ids(entries):
+    by_run = {e.run_id: e for e in entries}
+    assert by_run["Run 12.17"].time == "1:00pm" and by_run["Run 12.17"].timezone == "ET"
+    assert by_run["Run 12.17"].author == "Susan"
+    assert by_run["Run 12.17"].ts_utc == datetime(2021, 11, 24, 18, 0)  # EST = UTC-5
+    assert by_run["Run 12.26"].ts_utc == datetime(2021, 11, 27, 16, 39)
+    assert by_run["12.36"].timezone == "PT"
+    assert by_run["12.36"].ts_utc == datetime(2021, 11, 30, 18, 10)  # PST = UTC-8
+    # "3pm" with no zone takes the --timezone default
+    assert by_run["Run 12.13"].ts_utc == datetime(2021, 11, 21, 20, 0)
+
+
+def test_undated_entry_keeps_null_date(entries):
+    last = entries[-1]
+    assert last.heading == "[Undated] Run 2" and last.date is None and last.author is None
+
+
+def test_typo_date_is_kept_and_flagged(entries):
+    flagged = [e.heading for e in entries if e.chronology_anomaly]
+    assert flagged == ["2021-11-20 4:00pm ET [Susan]: Run 12.35"]
+    assert entries[2].date == date(2021, 11, 20)
+
+
+def test_page_furniture_removed_and_code_kept(entries):
+    text = "\n".join(e.text for e in entries)
+    assert "11/29/26" not in text and "file:///" not in text
+    assert "Page 3 of 9 is not a footer here." in text  # furniture only at page edges
+    code = entries[3].text
+    assert "RuntimeError: CUDA error: unknown error\n2021-11-30 08:59:12" in code
+    assert '\n  File "train.py"' in code  # code indentation restored from x positions
+
+
+def test_pages_recorded(entries):
+    assert all(e.page_start and e.page_end and e.page_start <= e.page_end for e in entries)
+    assert entries[0].page_start == 1
+
+
+def test_a_document_that_is_only_headers_is_a_list_of_entries(tmp_path):
+    headers = [Note(n.heading) for n in NOTES[:4]]
+    path = write_logbook(tmp_path / "headers.pdf", "Headers only", headers, toc=False,
+                         footer_style="page")
+    got = [e.heading for e in segment(read(path))]
+    assert got == [n.heading for n in headers]
