@@ -39,11 +39,13 @@ DATE_PATTERNS = [
     re.compile(r"(?<![\d.])(?P<year>(?:19|20)\d\d)-(?P<month>[01]?\d)-(?P<partial>XX|xx|\?\?)"),
     re.compile(rf"\b{_MONTH}\s+{_DAY}\b(?:,?\s+(?P<year>(?:19|20)\d\d)\b)?"),
     re.compile(rf"\b{_DAY}\s+{_MONTH}\b,?(?:\s+(?P<year>(?:19|20)\d\d)\b)?"),
-    re.compile(r"(?<![\d/.])(?P<a>[0-3]?\d)(?P<sep>[/.])(?P<b>[0-3]?\d)(?P=sep)(?P<year>(?:19|20)?\d\d)(?![\d/])"),
+    # 17/11/2021, 11/17/21, 17.11.2021 (a dotted date needs four year digits: 2.4.21 is a version)
+    re.compile(r"(?<![\d/.])(?P<a>[0-3]?\d)/(?P<b>[0-3]?\d)/(?P<year>(?:19|20)?\d\d)(?![\d/])"),
+    re.compile(r"(?<![\d/.])(?P<a>[0-3]?\d)\.(?P<b>[0-3]?\d)\.(?P<year>(?:19|20)\d\d)(?![\d.])"),
 ]
 _TIME = re.compile(
     r"(?:\s*(?:T|_|,|at|@))?\s*(?P<hour>[0-2]?\d)(?::(?P<minute>[0-5]\d))?(?::(?P<second>[0-5]\d))?"
-    r"(?:\s*(?P<ampm>[ap]\.?m\.?))?(?![\w:])",
+    r"(?:\s*(?P<ampm>[ap]\.?m\.?))?(?=Z(?!\w)|[^\w:]|$)",
     re.IGNORECASE,
 )
 _ZONE = re.compile(r"\s*\(?(?P<zone>Z|[A-Z]{2,5}|UTC[+-]\d{1,2})\)?(?![\w])")

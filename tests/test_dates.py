@@ -1,0 +1,76 @@
+"""Dates, times and zones as logbooks write them."""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+
+import pytest
+
+from pipeline.dates import chronology_anomalies, find_dates, heading_when, leading_when, to_utc
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("2022-03-21", (2022, 3, 21)),
+    ("2022/03/21 launch", (2022, 3, 21)),
+    ("crashed at 2022-03-21_13:34:34", (2022, 3, 21)),
+    ("November 17, 2021", (2021, 11, 17)),
+    ("Posted on Nov 5", (None, 11, 5)),
+    ("the 3rd of December", None),
+    ("3 December 2021", (2021, 12, 3)),
+    ("17/11/2021", (2021, 11, 17)),  # day first: 17 is no month
+    ("11/17/21", (2021, 11, 17)),
+    ("17.11.2021", (2021, 11, 17)),
+    ("apex 2.4.21", None),  # a version, not a date
+    ("2021-02-30", None),  # no such day
+    ("Feb 29", (None, 2, 29)),  # valid in a leap year; the year comes later
+])
+def test_find_dates(text, expected):
+    found = find_dates(text)
+    assert (None if not found else (found[0].year, found[0].month, found[0].day)) == expected
+
+
+def test_partial_date_is_found_but_has_no_value():
+    [match] = find_dates("2022-04-XX repeated hardware crashes")
+    assert match.partial and match.value is None
+
+
+@pytest.mark.parametrize("heading, clock, zone, utc", [
+    ("2021-11-24 1:00pm ET [Susan]: Run 12.17", "1:00pm", "ET", datetime(2021, 11, 24, 18, 0)),
+    ("2021-11-27 11:39 ET [Stephen]: Run 12.26", "11:39", "ET", datetime(2021, 11, 27, 16, 39)),
+    ("2021-07-27 11:39 ET: summer", "11:39", "ET", datetime(2021, 7, 27, 15, 39)),  # EDT
+    ("2021-11-30 10:10am PT: 12.36 restart", "10:10am", "PT", datetime(2021, 11, 30, 18, 10)),
+    ("2022-03-21 13:34 CET", "13:34", "CET", datetime(2022, 3, 21, 12, 34)),
+    ("2022-06-21 13:34 CET", "13:34", "CET", datetime(2022, 6, 21, 11, 34)),  # CEST
+    ("2022-03-21T13:34Z", "13:34", "Z", datetime(2022, 3, 21, 13, 34)),
+    ("2021-11-21 3pm [Myle]", "3pm", None, None),
+    ("2021-11-21 12am UTC", "12am", "UTC", datetime(2021, 11, 21, 0, 0)),
+])
+def test_leading_time_and_zone(heading, clock, zone, utc):
+    when = leading_when(heading)
+    assert (when.time, when.timezone) == (clock, zone)
+    assert to_utc(when.date.value, when.time, when.timezone) == utc
+
+
+def test_a_date_inside_a_title_is_not_leading():
+    title = "Experiment 11.xx Lineage - November 5, 2021"
+    assert leading_when(title) is None
+    assert heading_when(title).date.value == date(2021, 11, 5)
+    assert leading_when("* 2021-11-17 a list item") is None
+    assert leading_when("**2021-11-17** bold").date.value == date(2021, 11, 17)
+
+
+def test_numbers_after_a_date_are_not_times():
+    when = leading_when("2022-04-12 13 nodes down")
+    assert when.time is None
+
+
+def test_chronology_flags_the_typo_in_either_order():
+    d = date.fromisoformat
+    ascending = [d("2021-11-28"), d("2021-11-30"), d("2021-11-20"), d("2021-11-30"), None,
+                 d("2021-12-01")]
+    assert chronology_anomalies(ascending) == [False, False, True, False, False, False]
+    newest_first = [d("2021-12-01"), d("2021-11-30"), d("2021-11-20"), d("2021-11-30"),
+                    d("2021-11-29")]
+    assert chronology_anomalies(newest_first) == [False, False, True, False, False]
+    assert chronology_anomalies([d("2021-11-17"), d("2021-11-05"), d("2021-11-11")]) == [
+        False, False, False]  # a recap dated after its sections is no typo
