@@ -45,7 +45,7 @@ DATE_PATTERNS = [
 ]
 _TIME = re.compile(
     r"(?:\s*(?:T|_|,|at|@))?\s*(?P<hour>[0-2]?\d)(?::(?P<minute>[0-5]\d))?(?::(?P<second>[0-5]\d))?"
-    r"(?:\s*(?P<ampm>[ap]\.?m\.?))?(?=Z(?!\w)|[^\w:]|$)",
+    r"(?:\s*(?P<ampm>[ap]\.?m\.?))?(?=Z(?!\w)|:(?!\d)|[^\w:]|$)",
     re.IGNORECASE,
 )
 _ZONE = re.compile(r"\s*\(?(?P<zone>Z|[A-Z]{2,5}|UTC[+-]\d{1,2})\)?(?![\w])")

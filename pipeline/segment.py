@@ -27,10 +27,11 @@ _BODY_LEVEL = 99  # the level of a date-led line that has no heading style
 _INDENTED = 2.0  # points or spaces: a line indented this much is a list item or quote
 _MAX_HEADING_CHARS = 250
 _MAX_STANDALONE_BOLD_CHARS = 120
-_TOC_LEADER = re.compile(r"[\s.·…_-]*\d*\s*$")
+_TOC_LEADER = re.compile(r"(?:\s*[.·…_]{2,}\s*|\s{2,}|\t)\d+\s*$")  # "Title ..... 12"
 _AUTHOR = re.compile(r"\[(?P<name>[A-Z][\w.' -]{0,40}?)\]")
 _RUN_ID = [
-    re.compile(r"\b(?:Run|Experiment|Exp\.?|Job|Attempt)\s+#?\d[\w.-]*", re.IGNORECASE),
+    re.compile(r"\bRun\s+#?(?P<id>\d[\w.-]*)", re.IGNORECASE),  # "Run 12.17" is run 12.17
+    re.compile(r"\b(?:Experiment|Exp\.?|Job|Attempt)\s+#?\d[\w.-]*", re.IGNORECASE),
     re.compile(r"\A\s*[:\-–]?\s*(?P<id>\d+\.\d+)\b"),  # "...ET: 12.36 restart from 37k"
     re.compile(r"\b(?:main|run|exp|job)[-_]\d+\b", re.IGNORECASE),
 ]

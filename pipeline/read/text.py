@@ -44,10 +44,24 @@ def clean(text: str) -> str:
     return _CONTROL.sub("", text.replace("\r\n", "\n").replace("\r", "\n"))
 
 
+_UNDERLINE = {"=": 1, "-": 2}  # a line underlined with ===/--- is a heading of that level
+
+
 def read_text(path: Path, text: str) -> Document:
-    """Every line is a body line; the segmenter finds date-led headings in them."""
-    lines = []
+    """Body lines, and underlined headings; the segmenter finds date-led headings too."""
+    lines: list[Line] = []
     for raw in text.split("\n"):
         line = raw.rstrip().expandtabs(4)
+        level = _underline_level(line)
+        if level and lines and lines[-1].text.strip() and lines[-1].level is None:
+            lines[-1] = Line(lines[-1].text.strip(), level=level)
+            continue
         lines.append(Line(line, indent=float(len(line) - len(line.lstrip()))))
     return Document(path=path, format="text", lines=lines)
+
+
+def _underline_level(line: str) -> int | None:
+    stripped = line.strip()
+    if len(stripped) >= 3 and len(set(stripped)) == 1 and stripped[0] in _UNDERLINE:
+        return _UNDERLINE[stripped[0]]
+    return None
