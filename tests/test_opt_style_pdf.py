@@ -51,14 +51,14 @@ def test_wrapped_title_is_joined_and_inner_date_starts_nothing(entries):
 
 def test_times_zones_authors_run_ids(entries):
     by_run = {e.run_id: e for e in entries}
-    assert by_run["Run 12.17"].time == "1:00pm" and by_run["Run 12.17"].timezone == "ET"
-    assert by_run["Run 12.17"].author == "Susan"
-    assert by_run["Run 12.17"].ts_utc == datetime(2021, 11, 24, 18, 0)  # EST = UTC-5
-    assert by_run["Run 12.26"].ts_utc == datetime(2021, 11, 27, 16, 39)
+    assert by_run["12.17"].time == "1:00pm" and by_run["12.17"].timezone == "ET"
+    assert by_run["12.17"].author == "Susan"
+    assert by_run["12.17"].ts_utc == datetime(2021, 11, 24, 18, 0)  # EST = UTC-5
+    assert by_run["12.26"].ts_utc == datetime(2021, 11, 27, 16, 39)
     assert by_run["12.36"].timezone == "PT"
     assert by_run["12.36"].ts_utc == datetime(2021, 11, 30, 18, 10)  # PST = UTC-8
     # "3pm" with no zone takes the --timezone default
-    assert by_run["Run 12.13"].ts_utc == datetime(2021, 11, 21, 20, 0)
+    assert by_run["12.13"].ts_utc == datetime(2021, 11, 21, 20, 0)
 
 
 def test_undated_entry_keeps_null_date(entries):
