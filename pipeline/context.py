@@ -1,0 +1,127 @@
+"""ConText-style modifiers: which matched cues are negated, hypothetical or not ours.
+
+A cue such as "ECC errors" only means a fault happened when the sentence says
+so: "no ECC errors since" and "ECC errors might be the cause" do not. The
+algorithm is that of medspaCy's ConText (Chapman et al.): trigger phrases,
+matched by the pipeline's span ruler from `data/context.yaml`, open a scope
+forward, backward or both ways up to the end of the sentence, a terminator
+("but", ";") or `max_scope` tokens; a cue inside a scope takes the
+trigger's category. Pseudo-triggers ("not only") cancel triggers they
+overlap.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+import yaml
+from spacy.tokens import Doc, Span
+
+from .patterns import optimise
+
+SPANS_KEY = "context"
+TERMINATE = "TERMINATE"
+PSEUDO = "PSEUDO"
+DIRECTIONS = ("forward", "backward", "bidirectional")
+MODEL_SIZE = re.compile(r"\b(\d+(?:\.\d+)?)\s*([BbTt])(?![\w-]*tokens)\b")
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    """One trigger group of context.yaml."""
+
+    category: str
+    direction: str
+    kinds: frozenset[str]
+    max_scope: int | None
+    model_size: bool  # fires only when the size named differs from the logbook's own
+
+
+@dataclass(frozen=True, slots=True)
+class Scope:
+    """Tokens [start, end) of a doc that a trigger modifies."""
+
+    rule: Rule
+    trigger: Span
+    start: int
+    end: int
+
+    def covers(self, span: Span, kind: str) -> bool:
+        """True if `span` (a cue of `kind`) lies in this scope and is not the trigger itself."""
+        if kind not in self.rule.kinds:
+            return False
+        if span.start < self.trigger.end and self.trigger.start < span.end:
+            return False
+        return span.start < self.end and self.start < span.end
+
+
+def load_rules(path: Path) -> tuple[dict[str, Rule], list[dict]]:
+    """Read context.yaml -> (rule by id, span-ruler patterns labelled with the rule id)."""
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    rules: dict[str, Rule] = {}
+    patterns: list[dict] = []
+    for i, group in enumerate(data["rules"]):
+        category = group["category"]
+        direction = group.get("direction", "forward")
+        if direction not in DIRECTIONS:
+            raise ValueError(f"{path}: rule {i}: direction {direction!r} not in {DIRECTIONS}")
+        rule_id = f"{category}#{i}"
+        rules[rule_id] = Rule(
+            category=category,
+            direction=direction,
+            kinds=frozenset(group.get("kinds", ("fault", "intervention"))),
+            max_scope=group.get("max_scope"),
+            model_size=bool(group.get("model_size", False)),
+        )
+        for pattern in group.get("phrases", []) + group.get("tokens", []):
+            patterns.append({"label": rule_id, "pattern": optimise(pattern)})
+    for label, key in ((TERMINATE, "terminators"), (PSEUDO, "pseudo")):
+        for pattern in data.get(key, []):
+            patterns.append({"label": label, "pattern": pattern})
+    return rules, patterns
+
+
+def own_model_size(texts: Iterable[str]) -> str | None:
+    """The model size a logbook names most often ("176B"): the size of its own run."""
+    sizes = Counter(f"{m[1]}{m[2].upper()}" for text in texts for m in MODEL_SIZE.finditer(text))
+    return sizes.most_common(1)[0][0] if sizes else None
+
+
+def _names_other_model(trigger: Span, own_size: str | None) -> bool:
+    m = MODEL_SIZE.search(trigger.text)
+    return bool(m) and f"{m[1]}{m[2].upper()}" != own_size
+
+
+def scopes(doc: Doc, rules: dict[str, Rule], own_size: str | None = None) -> list[Scope]:
+    """The scopes opened by the context triggers found in `doc`."""
+    found = doc.spans.get(SPANS_KEY, [])
+    pseudo = [s for s in found if s.label_ == PSEUDO]
+    stops = [s for s in found if s.label_ == TERMINATE]
+    out: list[Scope] = []
+    for trig in found:
+        rule = rules.get(trig.label_)
+        if rule is None or any(p.start <= trig.start and trig.end <= p.end for p in pseudo):
+            continue
+        if rule.model_size and not _names_other_model(trig, own_size):
+            continue
+        sent = doc[trig.start].sent
+        start, end = trig.start, trig.end
+        if rule.direction != "backward":
+            end = min([sent.end, *(t.start for t in stops if t.start >= trig.end)])
+            if rule.max_scope is not None:
+                end = min(end, trig.end + rule.max_scope)
+        if rule.direction != "forward":
+            start = max([sent.start, *(t.end for t in stops if t.end <= trig.start)])
+            if rule.max_scope is not None:
+                start = max(start, trig.start - rule.max_scope)
+        out.append(Scope(rule, trig, start, end))
+    return out
+
+
+def modifier(span: Span, kind: str, found: list[Scope]) -> Scope | None:
+    """The first scope that modifies a cue, or None when the cue stands as written."""
+    return next((s for s in found if s.covers(span, kind)), None)

@@ -1,0 +1,189 @@
+"""The classify stage: taxonomy codes, with the words they stand on, for each entry.
+
+All knowledge lives in data: `data/taxonomy.yaml` holds each code's spaCy
+token patterns and phrase lists, `data/context.yaml` the ConText triggers
+that stop a cue from counting (negated, hypothetical, another project's,
+general advice). This module only wires them into one spaCy pipeline
+(blank English + sentencizer + two span rulers), so it can be built once and
+run with `nlp.pipe` over many entries.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import spacy
+import yaml
+from spacy.language import Language
+from spacy.tokens import Doc
+
+from . import context
+from .metrics import mine
+from .models import FAULT, INTERVENTION, Entry, Label, LabelledEntry
+from .patterns import optimise
+
+DATA_DIR = Path(__file__).resolve().parents[1] / "data"
+TAXONOMY_PATH = DATA_DIR / "taxonomy.yaml"
+CONTEXT_PATH = DATA_DIR / "context.yaml"
+SPANS_KEY = "taxonomy"
+FIELDS = ("heading", "text")
+KINDS = (FAULT, INTERVENTION)
+_WHITESPACE = re.compile(r"\s+")
+_SOFT_BEFORE = ",-(/"
+_WRAP_WIDTH = 60  # characters: a shorter line ended on purpose
+
+
+@dataclass(frozen=True, slots=True)
+class _Rule:
+    """What a taxonomy pattern group says about the spans it matches."""
+
+    code: str
+    kind: str
+    source: str
+    confidence: float
+    unless: frozenset[str]  # drop this cue when the entry already has one of these codes
+
+
+def _read_taxonomy(path: Path | None) -> dict:
+    return yaml.safe_load((path or TAXONOMY_PATH).read_text(encoding="utf-8"))
+
+
+def load_taxonomy(path: Path | None = None) -> dict:
+    """The codes by kind: {"fault": {code: description}, "intervention": {...}}."""
+    out: dict[str, dict[str, str]] = {kind: {} for kind in KINDS}
+    for code, spec in _read_taxonomy(path)["codes"].items():
+        out[spec["kind"]][code] = spec["description"]
+    return out
+
+
+def _hard_break(text: str, m: re.Match) -> bool:
+    """True if a whitespace run ends a line for real, not a line wrapped by a PDF.
+
+    A wrapped line stops mid-sentence (on a word or a comma) and goes on in
+    lower case, or, when it is long enough to have hit the margin, in any word.
+    """
+    run = m.group()
+    if run.count("\n") != 1:
+        return run.count("\n") > 1
+    before = text[m.start() - 1] if m.start() else "\n"
+    after = text[m.end()] if m.end() < len(text) else "\n"
+    if not (before.isalnum() or before in _SOFT_BEFORE):
+        return True
+    line_length = m.start() - text.rfind("\n", 0, m.start()) - 1
+    return not (after.islower() or (after.isalpha() and line_length >= _WRAP_WIDTH))
+
+
+def normalise(text: str) -> tuple[str, list[int]]:
+    """Collapse whitespace so cues match across wrapped lines.
+
+    Each whitespace run becomes one "\\n" (a real line end, which also ends a
+    sentence) or one " ". Returns the new text and, for each of its
+    characters plus the end, the offset in `text` it came from.
+    """
+    parts: list[str] = []
+    where: list[int] = []
+    last = 0
+    for m in _WHITESPACE.finditer(text):
+        parts.append(text[last : m.start()])
+        where.extend(range(last, m.start()))
+        parts.append("\n" if _hard_break(text, m) else " ")
+        where.append(m.start())
+        last = m.end()
+    parts.append(text[last:])
+    where.extend(range(last, len(text) + 1))
+    return "".join(parts), where
+
+
+@Language.component("line_sentences")
+def line_sentences(doc: Doc) -> Doc:
+    """Start a sentence after each hard line break: log lines have no full stops."""
+    for tok in doc[:-1]:
+        if tok.is_space and "\n" in tok.text:
+            doc[tok.i + 1].is_sent_start = True
+    return doc
+
+
+class Classifier:
+    """Labels entries with taxonomy codes; build once, then call `classify` on batches."""
+
+    def __init__(self, taxonomy_path: Path | None = None, context_path: Path | None = None):
+        self.nlp = spacy.blank("en")
+        self.nlp.add_pipe("sentencizer")
+        self.nlp.add_pipe("line_sentences")
+        self.rules: dict[str, _Rule] = {}
+        patterns = []
+        for code, spec in _read_taxonomy(taxonomy_path)["codes"].items():
+            for i, group in enumerate(spec.get("patterns", [])):
+                rule_id = f"{code}#{i}"
+                self.rules[rule_id] = _Rule(
+                    code=code,
+                    kind=spec["kind"],
+                    source=f"taxonomy:{group.get('name', rule_id)}",
+                    confidence=float(group.get("confidence", 0.8)),
+                    unless=frozenset(group.get("unless", ())),
+                )
+                for pattern in group.get("phrases", []) + group.get("tokens", []):
+                    patterns.append({"label": code, "pattern": optimise(pattern), "id": rule_id})
+        self._ruler("taxonomy_ruler", SPANS_KEY, patterns)
+        self.context_rules, context_patterns = context.load_rules(context_path or CONTEXT_PATH)
+        self._ruler("context_ruler", context.SPANS_KEY, context_patterns)
+
+    def _ruler(self, name: str, key: str, patterns: list[dict]) -> None:
+        config = {"spans_key": key, "phrase_matcher_attr": "LOWER", "validate": True}
+        self.nlp.add_pipe("span_ruler", name=name, config=config).add_patterns(patterns)
+
+    def classify(self, entries: Iterable[Entry]) -> list[LabelledEntry]:
+        """Label a logbook's entries (all of them at once, so the logbook's own model is known)."""
+        entries = list(entries)
+        own_size = context.own_model_size(getattr(e, f) or "" for e in entries for f in FIELDS)
+        prepared = [normalise(getattr(e, f) or "") for e in entries for f in FIELDS]
+        docs = zip(self.nlp.pipe(t for t, _ in prepared), (w for _, w in prepared), strict=True)
+        results = []
+        for entry in entries:
+            cues = []
+            for field in FIELDS:
+                doc, where = next(docs)
+                cues.extend(self._cues(doc, where, entry, field, own_size))
+            results.append(LabelledEntry(entry, _best(cues), mine(entry)))
+        return results
+
+    def _cues(
+        self, doc: Doc, where: list[int], entry: Entry, field: str, own_size: str | None
+    ) -> Iterator[tuple[Label, _Rule]]:
+        """Every pattern match in one field that no context trigger modifies."""
+        found = context.scopes(doc, self.context_rules, own_size)
+        original = getattr(entry, field) or ""
+        for span in doc.spans[SPANS_KEY]:
+            rule = self.rules[span.id_]
+            if context.modifier(span, rule.kind, found):
+                continue
+            start, end = where[span.start_char], where[span.end_char - 1] + 1
+            label = Label(
+                kind=rule.kind,
+                code=rule.code,
+                evidence=original[start:end],
+                field=field,
+                start=start,
+                end=end,
+                source=rule.source,
+                confidence=rule.confidence,
+            )
+            yield label, rule
+
+
+def _best(cues: list[tuple[Label, _Rule]]) -> list[Label]:
+    """One label per code: the most confident cue, the earliest on ties (heading first)."""
+    codes = {label.code for label, _ in cues}
+    best: dict[str, Label] = {}
+    order = {field: i for i, field in enumerate(FIELDS)}
+    for label, rule in cues:
+        if rule.unless & codes:
+            continue
+        key = (-label.confidence, order[label.field], label.start)
+        held = best.get(label.code)
+        if held is None or key < (-held.confidence, order[held.field], held.start):
+            best[label.code] = label
+    return sorted(best.values(), key=lambda lb: (KINDS.index(lb.kind), lb.code))

@@ -1,0 +1,75 @@
+"""Numbers mined from an entry: steps, losses, throughput, settings before/after, costs.
+
+The regexes live in `data/metrics.yaml` so that a new log format means a new
+line of data; this module compiles them once and turns matches into Metric
+objects whose offsets point into the entry's heading or text.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+import yaml
+
+from .models import Entry, Metric
+
+METRICS_PATH = Path(__file__).resolve().parents[1] / "data" / "metrics.yaml"
+FIELDS = ("heading", "text")
+_VALUE_GROUPS = {"value": "", "neg": "", "before": "_before", "after": "_after"}
+
+
+@dataclass(frozen=True, slots=True)
+class _Pattern:
+    name: str
+    unit: str | None
+    regex: re.Pattern[str]
+    factor: float
+    scale: dict[str, float]
+
+
+@cache
+def _patterns(path: Path = METRICS_PATH) -> tuple[_Pattern, ...]:
+    """Compile metrics.yaml once per process."""
+    out = []
+    for spec in yaml.safe_load(path.read_text(encoding="utf-8"))["metrics"]:
+        scale = {str(k).lower(): float(v) for k, v in (spec.get("scale") or {}).items()}
+        for item in spec["patterns"]:
+            item = item if isinstance(item, dict) else {"regex": item}
+            regex = re.compile(item["regex"], re.IGNORECASE)
+            factor = float(item.get("factor", 1.0))
+            out.append(_Pattern(spec["name"], spec.get("unit"), regex, factor, scale))
+    return tuple(out)
+
+
+def _number(text: str) -> float:
+    return float(text.replace(",", "").replace("_", "").rstrip("."))
+
+
+def _metrics(p: _Pattern, m: re.Match[str], field: str) -> list[Metric]:
+    groups = m.groupdict()
+    factor = p.factor * (1000.0 if groups.get("k") else 1.0)
+    if groups.get("per") is not None:
+        factor *= p.scale.get(groups["per"].lower(), 1.0)
+    out = []
+    for group, suffix in _VALUE_GROUPS.items():
+        if groups.get(group) is None:
+            continue
+        value = _number(groups[group]) * factor * (-1 if group == "neg" else 1)
+        out.append(Metric(p.name + suffix, value, p.unit, m.group(), field, m.start(), m.end()))
+    return out
+
+
+def mine(entry: Entry) -> list[Metric]:
+    """Every number the metric patterns find in the entry's heading and text, in text order."""
+    found: dict[tuple[str, str, int], Metric] = {}
+    for field in FIELDS:
+        text = getattr(entry, field) or ""
+        for p in _patterns():
+            for m in p.regex.finditer(text):
+                for metric in _metrics(p, m, field):
+                    key = (metric.name, field, metric.start)
+                    found.setdefault(key, metric)
+    return sorted(found.values(), key=lambda x: (FIELDS.index(x.field), x.start, x.name))

@@ -1,0 +1,176 @@
+"""The classify stage: taxonomy cues, ConText rules, evidence offsets, and the dev gold."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from pipeline.label import Classifier, load_taxonomy, normalise
+from pipeline.models import FAULT, INTERVENTION, Entry, LabelledEntry
+from pipeline.read import read
+from pipeline.segment import segment
+
+SHARED = Path(__file__).resolve().parents[1].parent / "shared"
+RENDERINGS = {"markdown": "md/{}.md", "chromium": "pdf/{}.pdf", "weasyprint": "pdf/{}.weasy.pdf"}
+
+
+@pytest.fixture(scope="module")
+def classifier() -> Classifier:
+    return Classifier()
+
+
+def codes(classifier: Classifier, text: str, heading: str = "Note", **others: str) -> set[str]:
+    """The codes of one entry; `others` are extra entries of the same logbook (heading: text)."""
+    entries = [Entry(seq=1, heading=heading, text=text)]
+    entries += [Entry(seq=i + 2, heading=h, text=t) for i, (h, t) in enumerate(others.items())]
+    return {label.code for label in classifier.classify(entries)[0].labels}
+
+
+def check_offsets(labelled: list[LabelledEntry]) -> None:
+    for le in labelled:
+        for label in le.labels:
+            assert label.field in ("heading", "text")
+            assert getattr(le.entry, label.field)[label.start : label.end] == label.evidence
+            assert label.evidence.strip() == label.evidence and label.evidence
+            assert 0.0 <= label.confidence <= 1.0
+
+
+def test_taxonomy_has_every_contract_code_once() -> None:
+    taxonomy = load_taxonomy()
+    assert len(taxonomy[FAULT]) == 19 and len(taxonomy[INTERVENTION]) == 17
+    assert "hardware.memory" in taxonomy[FAULT] and "rollback" in taxonomy[INTERVENTION]
+    if (SHARED / "TAXONOMY.md").is_file():
+        contract = (SHARED / "TAXONOMY.md").read_text(encoding="utf-8")
+        listed = {line.split("`")[1] for line in contract.splitlines() if line.startswith("| `")}
+        assert listed == set(taxonomy[FAULT]) | set(taxonomy[INTERVENTION])
+
+
+@pytest.mark.parametrize(
+    ("text", "code"),
+    [
+        ("Node 17 went down with uncorrectable ECC errors overnight.", "hardware.memory"),
+        ("A GPU fell off the bus on host 3 (Xid 79).", "hardware.gpu"),
+        ("The job died with an NCCL timeout after 30 minutes.", "network.interconnect"),
+        ("Training is hanging at the first eval step.", "software.hang"),
+        ("We rolled back to checkpoint 31200 and restarted.", "rollback"),
+        ("After the spike we lowered the LR by 10% and resumed.", "lr_change"),
+        ("We lowered the LR by 10% and resumed.", "restart"),
+        ("Excluded the bad node and requeued the job.", "node_replacement"),
+        ("Reduced gradient clipping from 2.5 to 1.0.", "clip_change"),
+        ("Switched from fp16 to bf16 for the rest of the run.", "precision_change"),
+        ("Upgraded NCCL to 2.10 to get the new fixes.", "dependency_change"),
+    ],
+)
+def test_cues_state_the_taxonomy_meaning(classifier: Classifier, text: str, code: str) -> None:
+    assert code in codes(classifier, text)
+
+
+@pytest.mark.parametrize(
+    ("text", "code"),
+    [
+        ("No ECC errors since the node was replaced.", "hardware.memory"),
+        ("The run crossed 24B tokens without a single instability issue.", "numerics.divergence"),
+        ("The x**3 term in GeLU might be a source of instability.", "numerics.divergence"),
+        ("We will try lowering the LR if the grad norm keeps growing.", "lr_change"),
+        ("We plan to restart from the last checkpoint tomorrow.", "restart"),
+        ("Things to try next: skip the bad batches and reduce clipping.", "clip_change"),
+        ("GPT-3 used a lower learning rate and never had a loss spike.", "numerics.loss_spike"),
+        ("In general, NCCL timeouts are something to always prepare for.", "network.interconnect"),
+    ],
+)
+def test_context_rules_drop_cues_that_did_not_happen_here(
+    classifier: Classifier, text: str, code: str
+) -> None:
+    assert code not in codes(classifier, text)
+
+
+def test_another_projects_run_is_not_ours(classifier: Classifier) -> None:
+    ours = {"176B launch": "The 176B model started.", "176B status": "176B-ml is at 20B tokens."}
+    other = "At the 104B run we had a huge loss spike."
+    assert "numerics.loss_spike" not in codes(classifier, other, **ours)
+    theirs = {"104B launch": "The 104B model started.", "104B status": "104B is at 10B tokens."}
+    assert "numerics.loss_spike" in codes(classifier, other, **theirs)
+
+
+def test_a_pasted_trace_is_evidence(classifier: Classifier) -> None:
+    trace = (
+        "The job stopped at 13:34, no idea why yet:\n\n```\n"
+        "[default3]:terminate called after throwing an instance of 'c10::CUDAError'\n"
+        "[default3]:  what():  CUDA error: unknown error\n```\n"
+    )
+    entry = Entry(seq=1, heading="2022-03-21", text=trace)
+    [labelled] = classifier.classify([entry])
+    crash = next(label for label in labelled.labels if label.code == "software.crash")
+    assert crash.field == "text" and crash.start > trace.index("```")
+    check_offsets([labelled])
+
+
+def test_a_comment_in_a_pasted_script_reports_nothing(classifier: Classifier) -> None:
+    script = "```\n# force crashing on nccl issues like hanging broadcast\nexport X=1\n```"
+    assert "network.interconnect" not in codes(classifier, script)
+
+
+def test_evidence_offsets_survive_wrapped_lines_and_headings(classifier: Classifier) -> None:
+    entry = Entry(
+        seq=1,
+        heading="2022-04-30 hanging at eval",
+        text="Since then the only restarts were due to hardware issues (missing\n"
+        "GPUs on instances, ECC\nerrors).\n\n  Rolled back to  global_step12000.",
+    )
+    [labelled] = classifier.classify([entry])
+    check_offsets([labelled])
+    found = {label.code: label for label in labelled.labels}
+    assert found["software.hang"].field == "heading"
+    assert found["hardware.memory"].evidence == "ECC\nerrors"
+    assert found["hardware.gpu"].evidence == "missing\nGPUs"
+    assert "rollback" in found and "restart" not in found  # a rollback is the specific restart
+    assert len(labelled.labels) == len(found)
+
+
+def test_normalise_maps_back_to_the_original_offsets() -> None:
+    text = "a  wrapped\nline ends.\n\nNext\tparagraph"
+    flat, where = normalise(text)
+    assert flat == "a wrapped line ends.\nNext paragraph"
+    assert [text[where[i]] for i, ch in enumerate(flat) if not ch.isspace()] == [
+        ch for ch in text if not ch.isspace()
+    ]
+
+
+def test_metrics_are_attached(classifier: Classifier) -> None:
+    entry = Entry(seq=1, heading="x", text="we lost 7.3h of work, iteration 31214")
+    [labelled] = classifier.classify([entry])
+    assert {m.name for m in labelled.metrics} >= {"lost_hours", "iteration"}
+
+
+def _score(shared: Path, rendering: str, classifier: Classifier, out: Path) -> dict:
+    rows = []
+    for gold in sorted((shared / "gold").glob("*.jsonl")):
+        path = shared / "logbooks" / RENDERINGS[rendering].format(gold.stem)
+        labelled = classifier.classify(segment(read(path)))
+        check_offsets(labelled)
+        for le in labelled:
+            rows.append({
+                "logbook": gold.stem, "heading": le.entry.heading, "date": None,
+                "faults": [lb.code for lb in le.labels if lb.kind == FAULT],
+                "interventions": [lb.code for lb in le.labels if lb.kind == INTERVENTION],
+            })
+    out.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    score = [sys.executable, str(shared / "eval/score.py"), "--json",
+             "--gold", str(shared / "gold"), "--pred", str(out)]
+    return json.loads(subprocess.run(score, check=True, capture_output=True, text=True).stdout)
+
+
+@pytest.mark.parametrize("rendering", sorted(RENDERINGS))
+def test_real_logbooks_meet_the_quality_bar(
+    shared: Path, classifier: Classifier, rendering: str, tmp_path: Path
+) -> None:
+    report = _score(shared, rendering, classifier, tmp_path / "entries.jsonl")
+    assert report["overall"]["faults"]["f1"] >= 0.85
+    assert report["overall"]["interventions"]["f1"] >= 0.80
+    weak = {code: c["f1"] for code, c in report["per_code"].items()
+            if c["tp"] + c["fn"] >= 3 and c["f1"] < 0.5}
+    assert not weak

@@ -1,0 +1,72 @@
+"""Numbers mined from entries: names, values, units and offsets."""
+
+from __future__ import annotations
+
+import pytest
+
+from pipeline.metrics import mine
+from pipeline.models import Entry
+
+LOG_LINE = (
+    "[default7]: iteration    31214/  115311 | consumed samples:     47768496 | "
+    "elapsed time per iteration (s): 106.46 | learning rate: 5.279E-05 | "
+    "global batch size:  2048 | "
+    "lm loss: 2.198845E+00 | grad norm: 0.242 | samples per second: 19.238 | TFLOPs: 147.29 |"
+)
+DROPPED = "dropped the learning rate to `5.842E-05` from `5.999E-05`"
+
+
+def values(text: str, heading: str = "x") -> dict[str, float]:
+    entry = Entry(seq=1, heading=heading, text=text)
+    found = mine(entry)
+    for m in found:
+        assert getattr(entry, m.field)[m.start : m.end] == m.evidence
+    return {m.name: m.value for m in found}
+
+
+def test_a_megatron_log_line() -> None:
+    got = values(LOG_LINE)
+    assert got["iteration"] == 31214
+    assert got["lm_loss"] == pytest.approx(2.198845)
+    assert got["grad_norm"] == pytest.approx(0.242)
+    assert got["learning_rate"] == pytest.approx(5.279e-5)
+    assert got["samples_per_second"] == pytest.approx(19.238)
+    assert got["tflops"] == pytest.approx(147.29)
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "value"),
+    [
+        ("last checkpoint before restart: global_step17235", "iteration", 17235),
+        ("we will restart from 37k once the fix is in", "iteration", 37000),
+        ("rolled back to 31200 and skipped data", "iteration", 31200),
+        ("training on 1024 80GB A100s", "gpus", 1024),
+        ("we switched the training to 48 nodes", "nodes", 48),
+        ("A checkpoint is saved in 40 secs", "checkpoint_save_seconds", 40),
+        ("saved in 2 minutes", "checkpoint_save_seconds", 120),
+        ("we lost 7.3h of work", "lost_hours", 7.3),
+        ("we lost about 2 days", "lost_hours", 48),
+        ("we lowered our learning rate by 10%", "lr_change", -10),
+        ("lowering clipping first to 1.5", "grad_clip_after", 1.5),
+        ("clipping 2.5 to 1.0", "grad_clip_before", 2.5),
+        ("clipping 2.5 to 1.0", "grad_clip_after", 1.0),
+        (DROPPED, "learning_rate_before", 5.999e-5),
+        (DROPPED, "learning_rate_after", 5.842e-5),
+        ("perl -pi -e 's|--lr 6e-5|--lr 1e-4|' *slurm", "learning_rate_after", 1e-4),
+        ("throughput (wps) increased by 2% to 150k wps", "words_per_second", 150000),
+        ("the throughput dropped by 5% in the middle of the run", "throughput_change", 5),
+    ],
+)
+def test_one_number(text: str, name: str, value: float) -> None:
+    assert values(text)[name] == pytest.approx(value)
+
+
+def test_headings_are_mined_too() -> None:
+    found = mine(Entry(seq=1, heading="2022-07-04 switched from 48 to 24 nodes", text=""))
+    got = {m.name: m for m in found}
+    assert got["nodes_after"].value == 24 and got["nodes_after"].field == "heading"
+
+
+def test_metric_names_are_stable_snake_case() -> None:
+    for m in mine(Entry(seq=1, heading="x", text=LOG_LINE + " we lost 3 hours on 64 nodes")):
+        assert m.name == m.name.lower() and " " not in m.name
