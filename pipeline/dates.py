@@ -219,8 +219,8 @@ def chronology_anomalies(dates: Sequence[date | None]) -> list[bool]:
     subsequence; every other dated entry is out of place by a day or more.
     """
     indexed = [(i, d.toordinal()) for i, d in enumerate(dates) if d is not None]
-    ascending_pairs = sum(b >= a for (_, a), (_, b) in itertools.pairwise(indexed))
-    descending = ascending_pairs < (len(indexed) - 1) / 2
+    steps = [b - a for (_, a), (_, b) in itertools.pairwise(indexed)]
+    descending = sum(s < 0 for s in steps) > sum(s > 0 for s in steps)  # same-day ties say nothing
     values = [-v if descending else v for _, v in indexed]
     in_order = _longest_non_decreasing(values)
     flags = [False] * len(dates)

@@ -72,5 +72,8 @@ def test_chronology_flags_the_typo_in_either_order():
     newest_first = [d("2021-12-01"), d("2021-11-30"), d("2021-11-20"), d("2021-11-30"),
                     d("2021-11-29")]
     assert chronology_anomalies(newest_first) == [False, False, True, False, False]
+    same_days = [d("2022-01-21"), *[d("2022-01-20")] * 3, d("2022-01-13"), d("2021-01-13"),
+                 *[d("2022-01-13")] * 3, d("2022-01-09")]
+    assert [i for i, f in enumerate(chronology_anomalies(same_days)) if f] == [5]
     assert chronology_anomalies([d("2021-11-17"), d("2021-11-05"), d("2021-11-11")]) == [
         False, False, False]  # a recap dated after its sections is no typo
