@@ -6,18 +6,32 @@ comes from the IngestResult objects returned here.
 
 from __future__ import annotations
 
+import ctypes
 import hashlib
+import multiprocessing
+import os
+import pickle
+import re
+import signal
+import sys
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
+from itertools import repeat
 from pathlib import Path
 
+from . import dates
 from .models import Document, Entry, LabelledEntry, Line
-from .read import SUPPORTED_SUFFIXES, ReadError, read
+from .read import DEFAULT_PDF_BACKEND, SUPPORTED_SUFFIXES, ReadError, read
 from .segment import segment
 from .store import LogbookRecord, connect, default_db, save_logbook, stored_sha256
 
 Classify = Callable[[Sequence[Entry]], list[LabelledEntry]]
+_CONTROL = re.compile(r"[\x00-\x1f\x7f\u2028\u2029]+")
+# Below this many bytes to parse, starting workers (each loading spaCy) costs more than it saves.
+_PARALLEL_BYTES = 1 << 20
 
 
 @dataclass(slots=True)
@@ -34,8 +48,9 @@ class IngestResult:
     error: str | None = None
 
     def summary(self) -> str:
+        """One line, whatever the file name or the error message holds."""
         if self.status == "error":
-            return f"error: {self.path}: {self.error}"
+            return _one_line(f"error: {self.path}: {self.error}")
         if self.status == "unchanged":
             return f"{self.logbook}: unchanged ({self.path}), nothing to do"
         pages = f", {self.pages} pages" if self.pages else ""
@@ -83,59 +98,151 @@ def find_sources(paths: Iterable[str | Path], name: str | None = None,
     return [Source(name or f.stem, [f]) for f in files]
 
 
+@dataclass(slots=True)
+class Parsed:
+    """A parsed logbook as a worker hands it back: what the store needs, and its time."""
+
+    format: str
+    pages: int | None
+    title: str | None
+    entries: list[LabelledEntry]
+    seconds: float
+
+
 def ingest(paths: Iterable[str | Path], db: str | Path | None = None, name: str | None = None,
            timezone: str | None = None, as_one: str | None = None,
            classify: Classify | None = None, force: bool = False,
-           progress: Callable[[Iterator], Iterator] | None = None) -> list[IngestResult]:
+           progress: Callable[[Iterator], Iterator] | None = None,
+           workers: int | None = None, pdf_backend: str = DEFAULT_PDF_BACKEND,
+           ) -> list[IngestResult]:
     """Ingest files into the store; an unchanged file (same SHA-256) is skipped.
 
-    `classify` labels the entries (default: the taxonomy classifier); errors
-    are returned as results, never raised, so one bad file never stops a batch.
+    `classify` labels the entries (default: the taxonomy classifier, built only
+    if a file changed). Files are parsed (read, segment, classify) by `workers`
+    processes (default: one per core) and stored here, by the one DuckDB writer,
+    one transaction per logbook, in input order. Errors are returned as
+    results, never raised, so one bad file never stops a batch.
     """
+    if timezone and dates.zone_info(timezone) is None:
+        raise ValueError(f"--timezone {timezone!r}: unknown time zone (try ET or Europe/Paris)")
     sources = find_sources(paths, name, as_one)
-    if classify is None:
-        classify = _default_classifier()
-    results = []
+    results: list[IngestResult] = []
     with connect(db or default_db()) as con:
+        shas: list[str | None] = []
+        for source in sources:
+            sha, error = _attempt(source.sha256)
+            unchanged = not force and sha is not None and stored_sha256(con, source.logbook) == sha
+            shas.append(None if unchanged or error else sha)
+            results.append(IngestResult(source.logbook, source.label,
+                                        "unchanged" if unchanged else "error", error=error))
+        todo = [s for s, sha in zip(sources, shas, strict=True) if sha]
+        parsed = _parse_all(todo, timezone, classify, pdf_backend, workers or _cores())
         iterator = progress(iter(sources)) if progress else iter(sources)
-        for source in iterator:
-            results.append(_ingest_one(con, source, timezone, classify, force))
+        for source, sha, result in zip(iterator, shas, results, strict=True):
+            if sha:
+                _store(con, source, sha, *next(parsed), result)
     return results
 
 
-def _ingest_one(con, source: Source, timezone: str | None, classify: Classify,
-                force: bool) -> IngestResult:
+def parse(source: Source, timezone: str | None, classify: Classify,
+          pdf_backend: str = DEFAULT_PDF_BACKEND) -> Parsed:
+    """Read, segment and classify one logbook; touches no database, so it can run anywhere."""
     started = time.perf_counter()
-    result = IngestResult(source.logbook, source.label, "error")
-    try:
-        sha = source.sha256()
-        if not force and stored_sha256(con, source.logbook) == sha:
-            result.status = "unchanged"
-            return result
-        doc = _read_all(source)
-        entries = segment(doc, default_timezone=timezone)
-        labelled = classify(entries)
+    doc = _read_all(source, pdf_backend)
+    labelled = classify(segment(doc, default_timezone=timezone))
+    return Parsed(doc.format, doc.pages, doc.title, labelled, time.perf_counter() - started)
+
+
+def _store(con, source: Source, sha: str, parsed: Parsed | None, error: str | None,
+           result: IngestResult) -> None:
+    if parsed is not None:
+        started = time.perf_counter()
         record = LogbookRecord(id=source.logbook, path=source.label, sha256=sha,
-                               format=doc.format, pages=doc.pages, title=doc.title)
-        save_logbook(con, record, labelled)
-    except ReadError as exc:
-        result.error = str(exc)
-        return result
-    except OSError as exc:
-        result.error = exc.strerror or str(exc)
-        return result
-    result.status, result.pages = "ingested", doc.pages
+                               format=parsed.format, pages=parsed.pages, title=parsed.title)
+        _, error = _attempt(save_logbook, con, record, parsed.entries)
+        result.seconds = parsed.seconds + time.perf_counter() - started
+    if error is not None:
+        result.error = error
+        return
+    entries = [le.entry for le in parsed.entries]
+    result.status, result.pages = "ingested", parsed.pages
     result.entries, result.dated = len(entries), sum(e.date is not None for e in entries)
-    result.seconds = time.perf_counter() - started
-    return result
 
 
-def _read_all(source: Source) -> Document:
+def _attempt(fn: Callable, *args) -> tuple:
+    """(fn(*args), None), or (None, the one-line reason) for what a file can do wrong."""
+    try:
+        return fn(*args), None
+    except ReadError as exc:
+        return None, str(exc)
+    except OSError as exc:
+        return None, exc.strerror or str(exc)
+    except Exception as exc:  # a bug or a library's surprise: name it, and go on with the batch
+        return None, f"unexpected {type(exc).__name__}: {str(exc)[:200]}"
+
+
+def _parse_all(sources: list[Source], timezone: str | None, classify: Classify | None,
+               pdf_backend: str, workers: int) -> Iterator[tuple[Parsed | None, str | None]]:
+    """(Parsed, error) per source, in order: in worker processes when there is enough to do."""
+    if not sources:
+        return
+    size = sum(path.stat().st_size for source in sources for path in source.paths
+               if path.is_file())
+    if workers < 2 or len(sources) < 2 or size < _PARALLEL_BYTES or not _picklable(classify):
+        classify = classify or _default_classifier()
+        for source in sources:
+            yield _attempt(parse, source, timezone, classify, pdf_backend)
+        return
+    # spawn: workers never inherit the open DuckDB connection or its threads, and are
+    # children of this process, so they can die with it (see _start_worker).
+    context = multiprocessing.get_context("spawn")
+    done = 0
+    with ProcessPoolExecutor(min(workers, len(sources)), mp_context=context,
+                             initializer=_start_worker, initargs=(classify,)) as pool:
+        try:
+            for outcome in pool.map(_parse_in_worker, sources, repeat(timezone),
+                                    repeat(pdf_backend)):
+                done += 1
+                yield outcome
+        except BrokenProcessPool as exc:  # a worker died (out of memory, killed)
+            for _ in sources[done:]:
+                yield None, f"worker process died ({exc})"
+
+
+_worker_classify: Classify | None = None
+
+
+def _start_worker(classify: Classify | None) -> None:
+    """Build the classifier once per worker process, not once per file."""
+    global _worker_classify
+    if sys.platform.startswith("linux"):  # die with the ingest (kill -9); never linger
+        ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    _worker_classify = classify or _default_classifier()
+
+
+def _parse_in_worker(source: Source, timezone: str | None,
+                     pdf_backend: str) -> tuple[Parsed | None, str | None]:
+    return _attempt(parse, source, timezone, _worker_classify, pdf_backend)
+
+
+def _picklable(classify: Classify | None) -> bool:
+    try:
+        pickle.dumps(classify)
+    except Exception:  # a lambda or a bound method of an unpicklable object: stay in-process
+        return False
+    return True
+
+
+def _cores() -> int:
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
+def _read_all(source: Source, pdf_backend: str = DEFAULT_PDF_BACKEND) -> Document:
     """One document; merged sources concatenate their lines in file-name order."""
     docs = []
     for path in source.paths:
         try:
-            docs.append(read(path))
+            docs.append(read(path, pdf_backend))
         except ReadError as exc:
             raise ReadError(f"{path.name}: {exc}" if len(source.paths) > 1 else str(exc)) from None
     if len(docs) == 1:
@@ -145,6 +252,16 @@ def _read_all(source: Source) -> Document:
     lines = [line for d in docs for line in (*d.lines, Line(""))]  # files never run together
     return Document(path=source.paths[0].parent, format=fmt, pages=pages, title=source.logbook,
                     lines=lines)
+
+
+def _one_line(text: str) -> str:
+    """Newlines and control characters (from a file name or a library's message) -> spaces."""
+    return _CONTROL.sub(" ", text).strip()
+
+
+def no_labels(entries: Sequence[Entry]) -> list[LabelledEntry]:
+    """A classifier that finds nothing: store entries now, label them later."""
+    return [LabelledEntry(entry) for entry in entries]
 
 
 def _default_classifier() -> Classify:

@@ -27,7 +27,8 @@ class LogbookPDF(FPDF):
     def header(self):
         if self.footer_style == "browser":
             self.set_font("Helvetica", size=8)
-            self.cell(0, 6, f"11/29/26, 9:36 AM {self.logbook_title}", new_x="LMARGIN", new_y="NEXT")
+            header = f"11/29/26, 9:36 AM {self.logbook_title}"  # a render date, not a logbook date
+            self.cell(0, 6, header, new_x="LMARGIN", new_y="NEXT")
             self.ln(4)
 
     def footer(self):

@@ -11,12 +11,18 @@ from pathlib import Path
 from ..models import Document
 from .errors import ReadError
 from .markdown import read_markdown
-from .pdf import read_pdf
+from .pdf import read_pdf as read_pdf_pdfplumber
+from .pdfium import read_pdf as read_pdf_pdfium
 from .text import decode, read_text
 
 SUPPORTED_SUFFIXES = (".pdf", ".md", ".markdown", ".txt", ".text", ".log")
+# Both give the same entries on every fixture (tests/test_pdf_backends.py); PDFium is
+# ~10x faster, pdfplumber stays as the reference and a fallback.
+PDF_BACKENDS = {"pdfium": read_pdf_pdfium, "pdfplumber": read_pdf_pdfplumber}
+DEFAULT_PDF_BACKEND = "pdfium"
 
-__all__ = ["SUPPORTED_SUFFIXES", "ReadError", "read", "sniff_format"]
+__all__ = ["DEFAULT_PDF_BACKEND", "PDF_BACKENDS", "SUPPORTED_SUFFIXES", "ReadError", "read",
+           "read_pdf", "sniff_format"]
 
 
 def sniff_format(path: Path, head: bytes) -> str:
@@ -31,7 +37,14 @@ def sniff_format(path: Path, head: bytes) -> str:
     return "text"
 
 
-def read(path: str | Path) -> Document:
+def read_pdf(path: str | Path, backend: str = DEFAULT_PDF_BACKEND) -> Document:
+    """Read a PDF with the named backend ('pdfium' or 'pdfplumber')."""
+    if backend not in PDF_BACKENDS:
+        raise ValueError(f"unknown PDF backend {backend!r}; expected one of {sorted(PDF_BACKENDS)}")
+    return PDF_BACKENDS[backend](Path(path))
+
+
+def read(path: str | Path, pdf_backend: str = DEFAULT_PDF_BACKEND) -> Document:
     """Read one logbook file into Lines; raise ReadError with a one-line reason."""
     path = Path(path)
     try:
@@ -44,6 +57,6 @@ def read(path: str | Path) -> Document:
         raise ReadError("empty file")
     fmt = sniff_format(path, head)
     if fmt == "pdf":
-        return read_pdf(path)
+        return read_pdf(path, pdf_backend)
     text = decode(path.read_bytes())
     return read_markdown(path, text) if fmt == "markdown" else read_text(path, text)

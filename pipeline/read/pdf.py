@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import logging
 import re
 import unicodedata
 from collections import Counter
@@ -17,8 +18,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pdfplumber
-from pdfminer.pdfdocument import PDFPasswordIncorrect
-from pdfminer.pdfparser import PDFSyntaxError
+from pdfminer.pdfdocument import PDFEncryptionError, PDFPasswordIncorrect
+from pdfminer.psexceptions import PSEOF
+from pdfplumber.utils.exceptions import MalformedPDFException, PdfminerException
 
 from ..models import Document, Line
 from .errors import ReadError
@@ -36,6 +38,9 @@ FURNITURE = [
 ]
 _EDGE_LINES = 2  # how many lines at a page's top and bottom may be furniture
 _PARAGRAPH_GAP = 1.3  # lines this many usual line pitches apart start a new block
+# pdfminer logs each repair it makes to a damaged file (to stderr, when the app
+# configures no logging); the reader's verdict is a ReadError, so that is noise.
+logging.getLogger("pdfminer").setLevel(logging.CRITICAL)
 
 
 @dataclass(slots=True)
@@ -54,19 +59,32 @@ class PdfLine:
 
 
 def read_pdf(path: Path) -> Document:
+    """A PDF's lines; a file pdfminer cannot read raises ReadError saying why."""
     try:
         with pdfplumber.open(path) as pdf:
             pages = [_page_lines(page) for page in pdf.pages]
+            images = 0 if any(pages) else sum(len(page.images) for page in pdf.pages)
             title = (pdf.metadata or {}).get("Title")
-    except PDFPasswordIncorrect:
-        raise ReadError("encrypted PDF (needs a password)") from None
-    except (PDFSyntaxError, ValueError, KeyError, TypeError, AttributeError) as exc:
-        raise ReadError(f"not a readable PDF ({type(exc).__name__}: {exc})".strip()) from None
-    except Exception as exc:  # pdfminer raises many undocumented types on corrupt files
-        if "password" in str(exc).lower() or "encrypt" in str(exc).lower():
-            raise ReadError("encrypted PDF (needs a password)") from None
-        raise ReadError(f"not a readable PDF ({type(exc).__name__})") from None
+    except Exception as exc:  # pdfminer raises many undocumented types on damaged files
+        raise ReadError(why_unreadable(exc)) from None
+    if not any(pages) and not images:
+        raise ReadError("no text (blank or damaged PDF)")
     return assemble(path, pages, title if isinstance(title, str) else None)
+
+
+def why_unreadable(exc: Exception) -> str:
+    """The reason for the user; pdfplumber wraps pdfminer's exception, which says what it is."""
+    if isinstance(exc, PdfminerException | MalformedPDFException) and exc.args and isinstance(
+            exc.args[0], Exception):
+        exc = exc.args[0]
+    if isinstance(exc, PDFPasswordIncorrect):
+        return "encrypted PDF (needs a password)"
+    if isinstance(exc, PDFEncryptionError):
+        return f"encrypted PDF (unsupported encryption: {exc})"
+    if isinstance(exc, PSEOF):
+        return "truncated PDF (unexpected end of file)"
+    detail = " ".join(str(exc).split())[:120]
+    return f"damaged PDF ({type(exc).__name__}{': ' if detail else ''}{detail})"
 
 
 def assemble(path: Path, pages: list[list[PdfLine]], title: str | None = None) -> Document:
@@ -85,6 +103,8 @@ def assemble(path: Path, pages: list[list[PdfLine]], title: str | None = None) -
 
 def _page_lines(page) -> list[PdfLine]:
     lines = []
+    # U+FFFC marks where an image sat (Google Docs exports): no text, and PDFium drops it too.
+    page = page.filter(lambda obj: obj.get("text") != "\ufffc")
     for raw in page.extract_text_lines(return_chars=True, strip=True):
         chars = [c for c in raw["chars"] if c["text"].strip()]
         if not chars:
