@@ -155,7 +155,9 @@ def mttr(repair_hours: Sequence[float], confidence: float = 0.95, seed: int = 0)
     low, high = (float(v) for v in (result.confidence_interval.low,
                                     result.confidence_interval.high))
     if not (math.isfinite(low) and math.isfinite(high)):
-        low = high = None  # BCa is undefined for some tiny samples
+        return MTTREstimate(n, mean, median, None, None, confidence)  # BCa undefined: tiny sample
+    # A mean lies within the data's range; resampling arithmetic can overshoot it by an ulp.
+    low, high = (min(max(v, float(durations.min())), float(durations.max())) for v in (low, high))
     return MTTREstimate(n, mean, median, low, high, confidence)
 
 

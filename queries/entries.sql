@@ -1,0 +1,15 @@
+-- Find entries by logbook and by words in their heading or text, with their codes.
+-- $logbook: only this logbook (default: all)
+-- $text: case-insensitive substring of the heading or text (default: any)
+-- $limit = 50: rows at most
+WITH codes AS (
+    SELECT logbook, seq, list(code ORDER BY kind, code) AS codes FROM labels GROUP BY ALL
+)
+SELECT e.logbook, e.seq, e.date, e.time, e.timezone, e.run_id, e.heading,
+       left(regexp_replace(e.text, '\s+', ' ', 'g'), 120) AS snippet,
+       coalesce(c.codes, []::VARCHAR[]) AS codes
+FROM entries e LEFT JOIN codes c USING (logbook, seq)
+WHERE ($logbook IS NULL OR e.logbook = $logbook)
+  AND ($text IS NULL OR e.heading ILIKE '%' || $text || '%' OR e.text ILIKE '%' || $text || '%')
+ORDER BY e.logbook, e.seq
+LIMIT $limit

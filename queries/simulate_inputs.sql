@@ -1,0 +1,11 @@
+-- What a cost simulation can take from a logbook: GPUs, measured repair times, checkpoint cost.
+-- $logbook: the logbook
+SELECT c.logbook, c.gpus, c.nodes,
+       (SELECT coalesce(list(repair_hours ORDER BY start_ts), []::DOUBLE[]) FROM incidents i
+        WHERE i.logbook = c.logbook AND i.stream = 'stop' AND repair_hours > 0
+          AND NOT repair_estimated) AS repair_hours,
+       (SELECT median(value) FROM metrics m
+        WHERE m.logbook = c.logbook AND m.name = 'checkpoint_save_seconds')
+           AS checkpoint_cost_seconds
+FROM cluster_sizes c
+WHERE c.logbook = $logbook

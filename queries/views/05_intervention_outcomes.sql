@@ -1,0 +1,59 @@
+-- Did an intervention hold? One row per intervention label: hours to the next failure of the
+-- entry's own fault families (any family when the entry names no fault) and of any family,
+-- recurrence within 24 h / 72 h / 7 d (NULL: the logbook ended before that window closed),
+-- restarts in the next 72 h, and a verdict over outcome_window_hours.
+-- true: recurred within the window; false: followed past it without recurring; NULL: censored.
+CREATE OR REPLACE TEMP MACRO recurred_within(hours, followed, window_hours) AS
+    CASE WHEN hours <= window_hours THEN true WHEN followed >= window_hours THEN false END;
+
+CREATE OR REPLACE TEMP VIEW intervention_outcomes AS
+WITH interventions AS (
+    SELECT l.logbook, l.seq, l.code, l.confidence, l.evidence, t.ts, t.time_estimated
+    FROM labels l JOIN entry_times t USING (logbook, seq)
+    WHERE l.kind = 'intervention' AND t.ts IS NOT NULL
+      AND l.confidence >= setting('min_confidence')
+),
+own AS (
+    SELECT logbook, seq, list(DISTINCT family ORDER BY family) AS families
+    FROM events WHERE kind = 'failure' GROUP BY ALL
+),
+ends AS (SELECT logbook, max(ts) AS last_ts FROM entry_times GROUP BY logbook),
+nexts AS (
+    SELECT i.logbook, i.seq, i.code,
+           min(f.ts) FILTER (WHERE list_contains(o.families, f.family)) AS next_same_ts,
+           min(f.ts) AS next_any_ts
+    FROM interventions i
+    LEFT JOIN own o USING (logbook, seq)
+    LEFT JOIN events f ON f.logbook = i.logbook AND f.kind = 'failure' AND f.ts > i.ts
+    GROUP BY ALL
+),
+restarts AS (
+    SELECT i.logbook, i.seq, i.code, count(DISTINCT r.ts) AS restarts_72h
+    FROM interventions i
+    JOIN events r ON r.logbook = i.logbook AND r.kind = 'restart'
+                 AND r.ts > i.ts AND r.ts <= i.ts + INTERVAL 72 HOUR
+    GROUP BY ALL
+),
+measured AS (
+    SELECT i.*, coalesce(o.families, []::VARCHAR[]) AS own_families,
+           epoch(n.next_same_ts - i.ts) / 3600 AS hours_to_same_family,
+           epoch(n.next_any_ts - i.ts) / 3600 AS hours_to_any_family,
+           CASE WHEN o.families IS NULL THEN epoch(n.next_any_ts - i.ts) / 3600
+                ELSE epoch(n.next_same_ts - i.ts) / 3600 END AS hours_to_recurrence,
+           epoch(e.last_ts - i.ts) / 3600 AS followed_hours,
+           coalesce(r.restarts_72h, 0) AS restarts_72h
+    FROM interventions i
+    JOIN ends e USING (logbook)
+    LEFT JOIN own o USING (logbook, seq)
+    LEFT JOIN nexts n USING (logbook, seq, code)
+    LEFT JOIN restarts r USING (logbook, seq, code)
+)
+SELECT logbook, seq, code, ts, time_estimated, confidence, evidence, own_families,
+       hours_to_same_family, hours_to_any_family, hours_to_recurrence, followed_hours,
+       recurred_within(hours_to_recurrence, followed_hours, 24) AS recurred_24h,
+       recurred_within(hours_to_recurrence, followed_hours, 72) AS recurred_72h,
+       recurred_within(hours_to_recurrence, followed_hours, 168) AS recurred_7d,
+       restarts_72h,
+       CASE recurred_within(hours_to_recurrence, followed_hours, setting('outcome_window_hours'))
+            WHEN true THEN 'recurred' WHEN false THEN 'held' ELSE 'censored' END AS verdict
+FROM measured;

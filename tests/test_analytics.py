@@ -1,0 +1,146 @@
+"""Restart timeline, incidents, MTBF and outcomes from logbooks ingested the real way.
+
+The OPT-style fixture (tests/analytics_fixtures.py) is written newest first;
+in time order it reads: run 12.16 starts; ECC error + restart as 12.17; a loss
+spike; two NCCL entries 2 h apart (one stop); restart as 12.18 4.5 h after
+that stop began; LR lowered and relaunched as 12.19; 12.20 appears with no
+note of why; ECC error again, last entry.
+"""
+
+from __future__ import annotations
+
+import math
+from datetime import datetime, timedelta
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from analytics_fixtures import DATE_ONLY, OPT_STYLE, ingest_texts, keyword_classify
+
+from pipeline.analyse import QueryError, mtbf_table, run_query, simulate, sql
+from pipeline.reliability import mtbf
+
+OPT = "opt-style"
+
+
+@pytest.fixture(scope="module")
+def db(tmp_path_factory) -> Path:
+    folder = tmp_path_factory.mktemp("analytics")
+    return ingest_texts(folder, {OPT: OPT_STYLE, "date-only.md": DATE_ONLY})
+
+
+def test_restarts_come_from_labels_and_run_id_changes_in_time_order(db):
+    events = sql("SELECT seq, reason FROM events WHERE kind = 'restart' AND logbook = 'opt-style' "
+                 "ORDER BY ts", db)
+    assert events.to_dict("list") == {
+        "seq": [8, 4, 3, 2],
+        "reason": ["label+run_change", "label+run_change", "label+run_change", "run_change"],
+    }
+
+
+def test_restart_timeline_of_a_newest_first_logbook(db):
+    runs = run_query("restart_timeline", {"logbook": OPT}, db)
+    assert runs["run_id"].str.removeprefix("Run ").tolist() == [f"12.{n}" for n in range(16, 21)]
+    assert runs["ended_by"].tolist() == ["hardware", "network", "planned", "unknown", "open"]
+    assert runs["duration_hours"].tolist() == [5.0, 38.5, 29.5, 24.0, 50.0]
+    assert runs["start_ts"].iloc[0] == pd.Timestamp("2021-11-24 13:00")  # 8:00am ET
+    assert runs["end_ts"].iloc[-1] == pd.Timestamp("2021-11-30 16:00")
+    assert runs["start_ts"].iloc[1:].tolist() == runs["end_ts"].iloc[:-1].tolist()
+
+
+def test_entries_about_one_stop_form_one_incident(db):
+    stops = run_query("incidents", {"logbook": OPT}, db).query("stream == 'stop'")
+    assert [list(s) for s in stops["seqs"]] == [[8], [5, 6], [1]]
+    assert stops["family"].tolist() == ["hardware", "network", "hardware"]
+    assert stops["repair_hours"].iloc[1] == 4.5  # 11:00pm NCCL timeout -> 3:30am restart
+    assert stops["repair_hours"].iloc[[0, 2]].isna().all()  # restart in the same entry: unknown
+
+
+def test_incident_window_is_a_setting(db):
+    query = "SELECT count(*) AS n FROM incidents WHERE stream = 'stop' AND logbook = 'opt-style'"
+    assert sql(query, db)["n"].item() == 3
+    assert run_query("incidents", {"logbook": OPT}, db,
+                     settings={"incident_window_hours": 1}).query("stream == 'stop'").shape[0] == 4
+    with pytest.raises(QueryError, match="unknown setting"):
+        run_query("incidents", {}, db, settings={"window": 1})
+
+
+def test_date_only_entries_are_placed_at_noon_and_undated_ones_at_their_neighbour(db):
+    times = sql("SELECT seq, ts, time_estimated, date_estimated FROM entry_times "
+                "WHERE logbook = 'date-only' ORDER BY seq", db)
+    assert times["ts"].tolist() == [pd.Timestamp(d) for d in (
+        "2022-03-11 12:00", "2022-03-14 12:00", "2022-03-14 12:00", "2022-03-18 12:00")]
+    assert times["time_estimated"].all()
+    assert times["date_estimated"].tolist() == [False, False, True, False]
+
+
+def test_mtbf_counts_stops_over_the_logbook_window(db):
+    row = mtbf_table(db, logbook=OPT).iloc[0]
+    expected = mtbf([5.0, 39.0, 147.0], 147.0)
+    assert (row["failures"], row["observed_hours"], row["mtbf_hours"]) == (3, 147.0, 49.0)
+    assert row["mtbf_ci_low_hours"] == pytest.approx(expected.mtbf_ci_low_hours)
+    assert row["mtbf_ci_high_hours"] == pytest.approx(expected.mtbf_ci_high_hours)
+    assert row["nodes"] == 124  # mined from "on 124 nodes"
+    assert row["node_mtbf_hours"] == pytest.approx(124 * 49.0)
+    assert row["gpu_mtbf_hours"] is None
+
+
+def test_mtbf_by_family_keeps_numerics_apart(db):
+    table = mtbf_table(db, logbook=OPT, by="family").set_index("family")
+    assert table.loc["hardware", "failures"] == 2
+    assert table.loc["network", "failures"] == 1
+    assert table.loc["numerics", "failures"] == 1  # the loss spike: its own family...
+    assert mtbf_table(db, logbook=OPT)["failures"].item() == 3  # ...and not a stop
+    with pytest.raises(QueryError, match="no such logbook"):
+        mtbf_table(db, logbook="nope")
+
+
+def test_intervention_outcomes_follow_each_intervention(db):
+    out = sql("SELECT * FROM intervention_outcomes WHERE logbook = 'opt-style'", db)
+    lr = out.query("code == 'lr_change'").iloc[0]  # no fault of its own: any family counts
+    assert lr["hours_to_recurrence"] == 74.0
+    assert (lr["recurred_24h"], lr["recurred_72h"], lr["recurred_7d"]) == (False, False, True)
+    assert (lr["restarts_72h"], lr["verdict"]) == (1, "held")
+    spare = out.query("code == 'node_replacement'").iloc[0]  # its own fault: network
+    assert list(spare["own_families"]) == ["network"]
+    assert math.isnan(spare["hours_to_same_family"])
+    assert spare["recurred_7d"] is pd.NA or pd.isna(spare["recurred_7d"])  # logbook ended first
+    assert spare["verdict"] == "held"
+
+
+def test_simulate_takes_unset_inputs_from_the_logbook(db):
+    est = simulate(usd_per_gpu_hour=2.0, checkpoint_minutes=60, gpus=992, from_logbook=OPT, db=db)
+    assert (est.mtbf_hours, est.mttr_hours, est.checkpoint_cost_seconds) == (49.0, 4.5, 95.0)
+    with pytest.raises(QueryError, match="--gpus"):
+        simulate(usd_per_gpu_hour=2.0, checkpoint_minutes=60, from_logbook=OPT, db=db)
+    with pytest.raises(QueryError, match=r"--mttr-hours.*date-only does not measure"):
+        simulate(usd_per_gpu_hour=2.0, checkpoint_minutes=60, gpus=8, from_logbook="date-only",
+                 db=db)  # its only repair time is a guess (dates at noon)
+
+
+def _replication(rng: np.random.Generator, nodes: int, node_mtbf: float, hours: float) -> str:
+    """A text logbook: a start note, one dated entry per failure, a last status note."""
+    start, t = datetime(2022, 1, 3), 0.0
+    notes = [f"2022-01-03 00:00 UTC\nStarted on {nodes} nodes."]
+    while (t := t + rng.exponential(node_mtbf / nodes)) < hours:
+        when = start + timedelta(hours=t)
+        notes.append(f"{when:%Y-%m-%d %H:%M} UTC\nnode-{rng.integers(nodes)} lost a GPU, "
+                     "job crashed; restarted from the last checkpoint.")
+    notes.append(f"{start + timedelta(hours=hours):%Y-%m-%d %H:%M} UTC\nStill training.")
+    return "\n\n".join(notes) + "\n"
+
+
+def test_mtbf_interval_covers_the_true_node_mtbf_95_percent_of_the_time(tmp_path):
+    # 400 logbooks of 16 nodes with node MTBF 384 h over 600 h: ~25 failures each, for
+    # which the exact coverage of the chi-square interval is ~95.5%. Entries are minutes
+    # apart at worst, so the incident window is 0: each failure entry is its own stop.
+    rng, nodes, node_mtbf, hours = np.random.default_rng(7), 16, 384.0, 600.0
+    texts = {f"rep{i:03d}": _replication(rng, nodes, node_mtbf, hours) for i in range(400)}
+    db = ingest_texts(tmp_path, texts, classify=keyword_classify)
+    table = mtbf_table(db, settings={"incident_window_hours": 0})
+    assert len(table) == 400 and (table["observed_hours"] == hours).all()
+    assert (table["nodes"] == nodes).all()
+    covered = (table["node_mtbf_ci_low_hours"] <= node_mtbf) & (
+        node_mtbf <= table["node_mtbf_ci_high_hours"])
+    assert 0.92 <= covered.mean() <= 0.98

@@ -1,0 +1,121 @@
+"""Every named query and view runs; parameters bind; the CLI prints table, CSV and JSON."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from analytics_fixtures import DATE_ONLY, OPT_STYLE, ingest_texts
+from click.testing import CliRunner
+
+from pipeline.analyse import QueryError, list_queries, load_query, run_query
+from pipeline.cli import main
+from pipeline.paths import QUERIES
+from pipeline.store import VIEWS
+
+REQUIRED = {"restart_timeline", "failures_by_family_week", "mtbf_inputs", "intervention_outcomes",
+            "top_evidence", "needs_review", "entries"}
+
+
+@pytest.fixture(scope="module")
+def db(tmp_path_factory) -> Path:
+    folder = tmp_path_factory.mktemp("queries")
+    return ingest_texts(folder, {"opt-style": OPT_STYLE, "date-only.md": DATE_ONLY})
+
+
+def cli(*args: object):
+    return CliRunner().invoke(main, [str(a) for a in args])
+
+
+def test_every_query_says_what_it_answers():
+    names = dict(list_queries())
+    assert set(names) >= REQUIRED
+    assert all(description and not description.startswith("$") for description in names.values())
+
+
+@pytest.mark.parametrize("name", [n for n, _ in list_queries()])
+def test_every_query_runs_for_all_logbooks_and_for_one(db, name):
+    run_query(name, {}, db)
+    one = run_query(name, {"logbook": "opt-style"}, db)
+    assert not one.empty or name == "needs_review"  # nothing in the fixture is doubtful
+    if "logbook" in one.columns:
+        assert set(one["logbook"]) <= {"opt-style"}
+
+
+def test_view_files_only_create_temp_objects():
+    files = sorted(VIEWS.glob("*.sql"))
+    assert [f.name[:2] for f in files] == sorted(f.name[:2] for f in files)
+    for path in files:
+        text = path.read_text()
+        assert text.startswith("-- ")
+        creates = [line for line in text.splitlines() if line.startswith("CREATE")]
+        assert creates and all(line.startswith("CREATE OR REPLACE TEMP ") for line in creates)
+
+
+def test_parameters_bind_with_defaults_and_types(db):
+    assert load_query("entries").params == {"logbook": None, "text": None, "limit": 50}
+    found = run_query("entries", {"text": "nccl", "limit": "5"}, db)  # CLI values are strings
+    assert found["seq"].tolist() == [5, 6]
+    assert len(run_query("entries", {"limit": "2"}, db)) == 2
+    with pytest.raises(QueryError, match="unknown parameter"):
+        run_query("entries", {"txt": "nccl"}, db)
+    with pytest.raises(QueryError, match="must be a number"):
+        run_query("entries", {"limit": "many"}, db)
+    with pytest.raises(QueryError, match="no query named"):
+        run_query("../views/01_entry_times", {}, db)
+
+
+def test_needs_review_lists_labels_under_the_threshold(db):
+    everything = run_query("needs_review", {"logbook": "opt-style", "below": 1.01}, db)
+    assert everything["seq"].tolist() == [1, 3, 4, 5, 6, 7, 8]  # every labelled entry
+    assert run_query("needs_review", {"logbook": "opt-style", "below": 0}, db).empty
+
+
+def test_top_evidence_gives_one_label_per_code(db):
+    top = run_query("top_evidence", {}, db)
+    assert top["code"].is_unique
+    assert {"restart", "lr_change", "network.interconnect"} <= set(top["code"])
+
+
+def test_cli_query_prints_json_records_with_stable_keys(db):
+    result = cli("query", "restart_timeline", "--param", "logbook=opt-style", "--db", db,
+                 "--format", "json")
+    assert result.exit_code == 0, result.output
+    runs = json.loads(result.output)
+    assert [r["run_id"].removeprefix("Run ") for r in runs] == [f"12.{n}" for n in range(16, 21)]
+    assert runs[0]["start_ts"] == "2021-11-24T13:00:00" and runs[0]["start_seq"] is None
+
+
+def test_cli_query_list_csv_and_errors(db):
+    listed = cli("query", "--list")
+    assert listed.exit_code == 0 and "restart_timeline" in listed.output
+    csv = cli("query", "failures_by_family_week", "--db", db, "--format", "csv")
+    assert csv.output.splitlines()[0] == "logbook,week,family,incidents,failure_entries,codes"
+    bad = cli("query", "entries", "--param", "limit", "--db", db)
+    assert bad.exit_code == 1 and bad.output.startswith("error: --param 'limit'")
+
+
+def test_cli_mtbf_and_simulate(db):
+    result = cli("mtbf", "--db", db, "--logbook", "opt-style", "--format", "json")
+    row = json.loads(result.output)[0]
+    assert {"mtbf_hours", "mtbf_ci_low_hours", "mtbf_ci_high_hours", "failures",
+            "observed_hours"} <= set(row)
+    assert (row["failures"], row["observed_hours"], row["mtbf_hours"]) == (3, 147.0, 49.0)
+    by_family = cli("mtbf", "--db", db, "--by", "family")
+    assert by_family.exit_code == 0 and "numerics" in by_family.output
+    sim = cli("simulate", "--db", db, "--from-logbook", "opt-style", "--gpus", 992,
+              "--usd-per-gpu-hour", 2, "--checkpoint-minutes", 60, "--runs", 200, "--seed", 1,
+              "--format", "json")
+    estimate = json.loads(sim.output)[0]
+    assert (estimate["mtbf_hours"], estimate["mttr_hours"], estimate["runs"]) == (49.0, 4.5, 200)
+    assert 0 < estimate["mc_goodput_p05"] <= estimate["mc_goodput_p95"] < 1
+    manual = cli("simulate", "--gpus", 8, "--usd-per-gpu-hour", 2, "--mtbf-hours", 100,
+                 "--mttr-hours", 1, "--checkpoint-minutes", 30, "--checkpoint-cost-seconds", 60)
+    assert manual.exit_code == 0 and "goodput" in manual.output
+    missing = cli("simulate", "--usd-per-gpu-hour", 2, "--checkpoint-minutes", 30)
+    assert missing.exit_code == 1 and "--gpus" in missing.output
+
+
+def test_queries_folder_holds_no_stray_sql():
+    assert all(p.read_text().startswith("-- ") for p in QUERIES.glob("*.sql"))

@@ -1,0 +1,84 @@
+"""`logbook sql` runs one SELECT and nothing else: no writes, no files, no extensions, no SET."""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+import pytest
+from analytics_fixtures import OPT_STYLE, ingest_texts, keyword_classify
+from click.testing import CliRunner
+
+from pipeline.analyse import QueryError, sql
+from pipeline.cli import main
+
+
+@pytest.fixture(scope="module")
+def db(tmp_path_factory) -> Path:
+    folder = tmp_path_factory.mktemp("sql")
+    return ingest_texts(folder, {"opt-style": OPT_STYLE}, classify=keyword_classify)
+
+
+def digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+REFUSED = {
+    "DROP TABLE entries": "DROP",
+    "DROP VIEW events": "DROP",
+    "DELETE FROM entries": "DELETE",
+    "UPDATE entries SET text = ''": "UPDATE",
+    "UPDATE settings SET value = 0": "UPDATE",
+    "INSERT INTO labels SELECT * FROM labels": "INSERT",
+    "CREATE TABLE x AS SELECT 1": "CREATE",
+    "ATTACH '/tmp/other.duckdb' AS other": "ATTACH",
+    "COPY (SELECT * FROM entries) TO '{out}'": "COPY",
+    "COPY entries TO '{out}'": "COPY",
+    "EXPORT DATABASE '{out}'": "EXPORT",
+    "INSTALL httpfs": "LOAD",
+    "LOAD httpfs": "LOAD",
+    "SET enable_external_access = true": "SET",
+    "SELECT 1; DROP TABLE entries": "exactly one statement",
+    "SELECT * FROM read_csv('/etc/passwd')": "Permission Error",
+    "SELECT * FROM read_text('/etc/passwd')": "Permission Error",
+    "SELECT * FROM glob('/etc/*')": "Permission Error",
+    "SELECT * FROM query('DROP TABLE entries')": "single SELECT",
+}
+
+
+@pytest.mark.parametrize("statement", REFUSED)
+def test_statement_is_refused_with_one_line_and_nothing_changes(db, tmp_path, statement):
+    out = tmp_path / "leak.csv"
+    before = digest(db)
+    with pytest.raises(QueryError, match=REFUSED[statement]) as refused:
+        sql(statement.format(out=out), db)
+    assert "\n" not in str(refused.value)
+    assert digest(db) == before and not out.exists()
+    assert sql("SELECT count(*) AS n FROM events", db)["n"].item() > 0  # views intact
+
+
+def test_selects_on_tables_and_views_run(db):
+    assert sql("SELECT count(*) AS n FROM entries", db)["n"].item() == 9
+    assert sql("FROM runs SELECT run_id ORDER BY run", db)["run_id"].iloc[-1].endswith("12.20")
+    assert not sql("EXPLAIN SELECT * FROM incidents", db).empty
+    assert sql("SELECT current_setting('enable_external_access') AS on", db)["on"].item() is False
+
+
+def test_cli_refusal_is_one_error_line_and_exit_1(db):
+    result = CliRunner().invoke(main, ["sql", "DROP TABLE entries", "--db", str(db)])
+    assert result.exit_code == 1
+    assert result.output.strip().splitlines() == [
+        "error: refused: DROP is not allowed; only read-only SELECT queries run"]
+
+
+def test_cli_sql_prints_csv(db):
+    result = CliRunner().invoke(main, ["sql", "SELECT seq, date FROM entries ORDER BY seq "
+                                       "LIMIT 2", "--db", str(db), "--format", "csv"])
+    assert result.output.splitlines() == ["seq,date", "1,2021-11-30", "2,2021-11-28"]
+
+
+def test_missing_database_is_an_error_not_a_new_file(tmp_path):
+    missing = tmp_path / "none.duckdb"
+    with pytest.raises(FileNotFoundError):
+        sql("SELECT 1", missing)
+    assert not missing.exists()
