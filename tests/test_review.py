@@ -1,0 +1,128 @@
+"""`logbook review`: the CSV out, a person's decisions back in, and their lasting effect."""
+
+from __future__ import annotations
+
+import csv
+import logging
+from pathlib import Path
+
+import duckdb
+import pytest
+from analytics_fixtures import real_classify
+from click.testing import CliRunner
+from dataset_fixtures import OPS, build, rows
+
+from pipeline.cli import main
+from pipeline.export import export
+from pipeline.ingest import ingest
+from pipeline.relabel import relabel
+from pipeline.review import apply_review, write_review
+
+
+@pytest.fixture
+def db(tmp_path) -> Path:
+    return build(tmp_path, {"ops": OPS})
+
+
+def read_csv(path: Path) -> list[dict]:
+    with path.open(newline="", encoding="utf-8") as fh:
+        return list(csv.DictReader(fh))
+
+
+def write_csv(path: Path, records: list[dict]) -> Path:
+    with path.open("w", newline="", encoding="utf-8") as fh:
+        writer = csv.DictWriter(fh, fieldnames=list(records[0]))
+        writer.writeheader()
+        writer.writerows(records)
+    return path
+
+
+def decide(db: Path, tmp_path: Path) -> Path:
+    """Review at 0.92 and decide: rollback -> restart, reject the hang, accept the NCCL
+    timeout, and add node_replacement on the entry that excluded a node."""
+    out = tmp_path / "review.csv"
+    write_review(out, db=db, below=0.92)
+    records = read_csv(out)
+    for r in records:
+        r["decision"] = {"rollback": "restart", "software.hang": "reject",
+                         "network.interconnect": "accept"}.get(r["code"], "")
+    added = dict(records[0], seq="2", heading="", date="", code="node_replacement",
+                 evidence="excluded node-7", decision="add")
+    return write_csv(out, [*records, added])
+
+
+def labels_of(db: Path, tmp_path: Path) -> dict[tuple[int, str], dict]:
+    export(tmp_path / "export", db=db, fmt="jsonl")
+    return {(r["seq"], r["code"]): r for r in rows(tmp_path / "export" / "labels.jsonl")}
+
+
+def test_review_lists_labels_worth_a_look_with_an_empty_decision(db, tmp_path):
+    out = tmp_path / "review.csv"
+    result = CliRunner().invoke(main, ["review", "--db", str(db), "--out", str(out),
+                                       "--below-confidence", "0.92"])
+    assert result.exit_code == 0, result.output
+    records = read_csv(out)
+    assert list(records[0])[-1] == "decision" and all(r["decision"] == "" for r in records)
+    assert {(r["seq"], r["code"], r["reason"]) for r in records} >= {
+        ("1", "rollback", "low confidence"), ("4", "", "no label")}
+    assert all(r["evidence"] for r in records if r["code"])
+    assert "software.crash" not in {r["code"] for r in records}  # 0.95: confident enough
+
+
+def test_decisions_win_and_are_exported_as_verified(db, tmp_path):
+    result = CliRunner().invoke(main, ["review", "--db", str(db), "--apply",
+                                       str(decide(db, tmp_path))])
+    assert result.exit_code == 0, result.output
+    labels = labels_of(db, tmp_path)
+    assert (2, "software.hang") not in labels and (1, "rollback") not in labels
+    restart = labels[1, "restart"]
+    assert restart["verified"] and restart["evidence"] == "Restarted from the last checkpoint"
+    assert labels[2, "network.interconnect"]["verified"]
+    added = labels[2, "node_replacement"]
+    assert added["verified"] and added["source"] == "review"
+    assert added["evidence"] == "excluded node-7" and added["field"] == "text"
+    assert not labels[1, "software.crash"]["verified"]
+    write_review(tmp_path / "again.csv", db=db, below=0.92)
+    again = {(r["seq"], r["code"]) for r in read_csv(tmp_path / "again.csv")}
+    assert ("2", "restart") in again  # still undecided
+    assert not again & {("1", "restart"), ("2", "network.interconnect"), ("2", "node_replacement")}
+
+
+def test_decisions_survive_classify_and_re_ingest(db, tmp_path):
+    apply_review(decide(db, tmp_path), db=db, classify=real_classify())
+    decided = labels_of(db, tmp_path / "0")
+    result = CliRunner().invoke(main, ["classify", "--db", str(db)])
+    assert result.exit_code == 0 and "ops: 4 entries relabelled" in result.output
+    assert labels_of(db, tmp_path / "1") == decided
+    relabel(db, ["ops"], classify=real_classify())
+    build(tmp_path, {"ops": OPS})  # unchanged file: nothing to do
+    build(tmp_path, {"ops": OPS}, force=True)  # re-read from scratch
+    assert labels_of(db, tmp_path / "2") == decided
+
+
+def test_a_changed_file_keeps_matching_decisions_and_warns_about_the_rest(db, tmp_path, caplog):
+    apply_review(decide(db, tmp_path), db=db, classify=real_classify())
+    without_nccl = OPS.replace(OPS[OPS.index("## 2021-11-25"):OPS.index("## 2021-11-26")], "")
+    (tmp_path / "ops.md").write_text(without_nccl, encoding="utf-8")
+    with caplog.at_level(logging.WARNING, logger="pipeline.corrections"):
+        ingest([tmp_path / "ops.md"], db=db, classify=real_classify())
+    warnings = [r.getMessage() for r in caplog.records]
+    assert any("'2021-11-25 09:00 UTC'" in w and "node_replacement" in w for w in warnings)
+    labels = labels_of(db, tmp_path)
+    assert labels[1, "restart"]["verified"] and (1, "rollback") not in labels
+    with duckdb.connect(str(db), read_only=True) as con:
+        assert con.execute("SELECT count(*) FROM corrections").fetchone() == (4,)
+
+
+def test_unknown_codes_are_refused_with_the_row_named(db, tmp_path):
+    out = tmp_path / "review.csv"
+    write_review(out, db=db, below=0.92)
+    records = read_csv(out)
+    records[0]["decision"], records[1]["decision"] = "accept", "hardware.gpus"
+    result = CliRunner().invoke(main, ["review", "--db", str(db), "--apply",
+                                       str(write_csv(out, records))])
+    assert result.exit_code == 1
+    assert result.output.strip().count("\n") == 0
+    assert "row 3" in result.output and "unknown code 'hardware.gpus'" in result.output
+    with duckdb.connect(str(db), read_only=True) as con:
+        assert con.execute("SELECT count(*) FROM corrections").fetchone() == (0,)
