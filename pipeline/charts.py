@@ -1,0 +1,247 @@
+"""Chart builders for the dashboard: one function per chart, small DataFrame in, Altair chart out.
+
+Builders aggregate nothing (DuckDB did) and know nothing of the page; a
+builder given an empty frame returns a chart that says so instead of a
+broken one. Times are UTC: they travel as ISO strings with a `Z` and every
+time scale is a `utc` scale, so a reader in any zone sees the logbook's dates.
+"""
+
+from __future__ import annotations
+
+import altair as alt
+import pandas as pd
+
+WIDTH = 720
+FAMILIES = {  # fault family -> colour, one colour per family on every chart
+    "hardware": "#d62728", "network": "#ff7f0e", "storage": "#8c564b", "software": "#9467bd",
+    "infra": "#e377c2", "numerics": "#1f77b4", "model": "#17becf", "data": "#bcbd22",
+    "performance": "#2ca02c", "none": "#7f7f7f",
+}
+OUTCOMES = {"held": "#4e9a5a", "recurred": "#d62728", "censored": "#b5b5b5"}
+MARKER_SHAPES = {"failure": "triangle-down", "restart": "circle", "failure + restart": "diamond"}
+SELECTED = "selected_id"  # Vega signal the page sets to highlight one entry
+
+
+def family_colour(present: pd.Series | None = None, title: str | None = "Fault family",
+                  legend: bool = True) -> alt.Color:
+    """The one family -> colour scale; the legend lists only the families in `present`."""
+    values = [f for f in FAMILIES if present is None or f in set(present)]
+    return alt.Color("family:N", title=title,
+                     scale=alt.Scale(domain=list(FAMILIES), range=list(FAMILIES.values())),
+                     legend=alt.Legend(values=values) if legend else None)
+
+
+def utc(df: pd.DataFrame, *columns: str) -> pd.DataFrame:
+    """Copy with `columns` as ISO-8601 UTC strings, which Vega parses the same in every zone."""
+    out = df.copy()
+    for col in columns:
+        out[col] = pd.to_datetime(out[col]).dt.strftime("%Y-%m-%dT%H:%M:%SZ")
+    return out
+
+
+def time_x(field: str = "ts", title: str | None = "Date (UTC)") -> alt.X:
+    return alt.X(f"{field}:T", title=title, scale=alt.Scale(type="utc"),
+                 axis=alt.Axis(format="%Y-%m-%d", labelAngle=0, labelOverlap=True))
+
+
+def utc_tooltip(field: str, title: str | None, fmt: str) -> alt.Tooltip:
+    """A time in the tooltip, formatted in UTC like the axes."""
+    return alt.Tooltip(f"{field}:T", title=title or field, format=fmt,
+                       timeUnit="utcyearmonthdatehoursminutes")
+
+
+def empty(title: str, message: str, width: int = WIDTH, height: int = 90) -> alt.Chart:
+    """A chart that says why there is nothing to draw."""
+    return alt.Chart(pd.DataFrame({"message": [message]})).mark_text(
+        fontSize=15, color="#666", fontStyle="italic",
+    ).encode(text="message:N").properties(title=title, width=width, height=height)
+
+
+def timeline(markers: pd.DataFrame, runs: pd.DataFrame, lanes: list[str]) -> alt.Chart:
+    """Runs as bars, one lane per logbook; failures and restarts as markers by fault family."""
+    title = alt.Title("Restarts and failures over time",
+                      subtitle="Grey bars: runs between restarts. Click a marker for its note.")
+    if markers.empty:
+        return empty(title, "No dated failures or restarts recorded")
+    lanes = [lb for lb in lanes if lb in set(markers["logbook"]) | set(runs["logbook"])]
+    y = alt.Y("logbook:N", title=None, sort=lanes, axis=alt.Axis(labelLimit=220))
+    bars = alt.Chart(utc(runs, "start", "end")).mark_bar(
+        color="#cfd8e3", height={"band": 0.7}, cornerRadius=3,
+    ).encode(
+        x=time_x("start"), x2="end:T", y=y,
+        tooltip=[utc_tooltip("start", "Run from", "%Y-%m-%d %H:%M"),
+                 utc_tooltip("end", "to", "%Y-%m-%d %H:%M"),
+                 alt.Tooltip("hours:Q", title="Hours", format=",.1f"),
+                 alt.Tooltip("ended_by:N", title="Ended by")],
+    )
+    selected = alt.param(name=SELECTED, value="")
+    is_selected = f"datum.id === {SELECTED}"
+    points = alt.Chart(utc(markers, "ts")).mark_point(filled=True, opacity=0.9).encode(
+        x=time_x(), y=y, yOffset=alt.YOffset("kind:N", sort=list(MARKER_SHAPES)),
+        color=family_colour(markers["family"]),
+        shape=alt.Shape("kind:N", title="Marker", scale=alt.Scale(
+            domain=list(MARKER_SHAPES), range=list(MARKER_SHAPES.values()))),
+        size=alt.condition(is_selected, alt.value(420), alt.value(130)),
+        stroke=alt.condition(is_selected, alt.value("#111"), alt.value("white")),
+        strokeWidth=alt.condition(is_selected, alt.value(2.5), alt.value(0.8)),
+        tooltip=[alt.Tooltip("heading:N", title="Heading"), alt.Tooltip("when:N", title="When"),
+                 alt.Tooltip("author:N", title="Author"), alt.Tooltip("labels:N", title="Labels"),
+                 alt.Tooltip("logbook:N", title="Logbook")],
+    ).add_params(selected)
+    return alt.layer(bars, points).properties(
+        title=title, width=WIDTH, height=max(90, 56 * len(lanes)))
+
+
+def cumulative(counts: pd.DataFrame, mtbf: pd.DataFrame) -> alt.Chart:
+    """Stops and restarts to date as step lines; the count the MTBF (and its CI) predicts."""
+    if counts.empty:
+        return empty("Cumulative failures and restarts", "No dated failures or restarts recorded")
+    subtitle = [_mtbf_line(r) for r in mtbf.itertuples()] or ["No dated observation window"]
+    lines = alt.Chart(utc(counts, "ts")).mark_line(interpolate="step-after", strokeWidth=2).encode(
+        x=time_x(), y=alt.Y("total:Q", title="Count to date"),
+        color=alt.Color("logbook:N", title="Logbook", legend=alt.Legend(
+            symbolType="stroke", symbolOpacity=1, symbolStrokeWidth=3)),
+        strokeDash=alt.StrokeDash("kind:N", title="Series",
+                                  scale=alt.Scale(domain=["failures", "restarts"],
+                                                  range=[[1, 0], [5, 3]])),
+        tooltip=["logbook:N", "kind:N", alt.Tooltip("total:Q", title="To date"),
+                 utc_tooltip("ts", "At", "%Y-%m-%d %H:%M")],
+    )
+    layers = [lines]
+    expected = _expected_failures(mtbf)
+    if not expected.empty:
+        base = alt.Chart(utc(expected, "ts")).encode(
+            x=time_x(), color="logbook:N")
+        layers = [base.mark_area(opacity=0.12).encode(y="low:Q", y2="high:Q"),
+                  base.mark_line(strokeDash=[2, 2], strokeWidth=1).encode(y="mid:Q"), lines]
+    title = alt.Title("Cumulative failures and restarts", subtitle=subtitle)
+    return alt.layer(*layers).properties(title=title, width=WIDTH, height=260)
+
+
+def _mtbf_line(row) -> str:
+    if row.mtbf_hours is None or pd.isna(row.mtbf_hours):
+        return (f"{row.logbook}: no failures in {row.observed_hours:,.0f} h; "
+                f"MTBF > {row.mtbf_ci_low_hours:,.0f} h (95% lower bound)")
+    return (f"{row.logbook}: MTBF {row.mtbf_hours:,.0f} h (95% CI {row.mtbf_ci_low_hours:,.0f}"
+            f"–{row.mtbf_ci_high_hours:,.0f} h), {row.failures} stop(s) in "
+            f"{row.observed_hours:,.0f} h")
+
+
+def _expected_failures(mtbf: pd.DataFrame) -> pd.DataFrame:
+    """Straight lines t / MTBF (and t / CI bounds) from each window's start to its end."""
+    rows = []
+    for r in mtbf.itertuples():
+        if r.mtbf_hours is None or pd.isna(r.mtbf_hours):
+            continue
+        for h in (0.0, r.observed_hours):
+            rows.append({"logbook": r.logbook, "hours": h, "mid": h / r.mtbf_hours,
+                         "low": h / r.mtbf_ci_high_hours, "high": h / r.mtbf_ci_low_hours})
+    out = pd.DataFrame(rows)
+    if out.empty:
+        return out
+    starts = mtbf.set_index("logbook")["start"]
+    out["ts"] = out["logbook"].map(starts) + pd.to_timedelta(out["hours"], unit="h")
+    return out
+
+
+def reliability(families: pd.DataFrame) -> alt.Chart:
+    """MTBF and MTTR per fault family with 95% CIs, and the Weibull shape of the gaps."""
+    if families.empty:
+        return empty("Reliability per fault family", "No failures recorded")
+    df = families.assign(label=families["family"] + " (" + families["failures"].astype(str) + ")")
+    order = df["label"].tolist()
+
+    def panel(field: str, title: str, scale: alt.Scale, first: bool = False,
+              axis: alt.Axis | None = None, extra: tuple = ()) -> alt.LayerChart:
+        y = alt.Y("label:N", sort=order, title=None, axis=alt.Axis(labels=first, ticks=first))
+        x = {"title": title, "scale": scale, "axis": axis or alt.Axis()}
+        base = alt.Chart(df).encode(y=y, color=family_colour(legend=False))
+        ci = base.mark_rule(strokeWidth=2).encode(
+            x=alt.X(f"{field}_low:Q", **x), x2=f"{field}_high:Q",
+        ).transform_filter(f"isValid(datum.{field}_low) && isValid(datum.{field}_high)")
+        point = base.mark_point(filled=True, size=90, opacity=1).encode(
+            x=alt.X(f"{field}:Q", **x),
+            tooltip=["family:N", alt.Tooltip(f"{field}:Q", format=",.2f"),
+                     alt.Tooltip(f"{field}_low:Q", format=",.2f", title="95% CI low"),
+                     alt.Tooltip(f"{field}_high:Q", format=",.2f", title="95% CI high")],
+        ).transform_filter(f"isValid(datum.{field})")
+        return alt.layer(ci, point, *extra).properties(width=250, height=max(60, 34 * len(df)))
+
+    def note(text: str) -> alt.Chart:
+        return alt.Chart(pd.DataFrame({"m": [text]})).mark_text(
+            fontStyle="italic", color="#666").encode(text="m:N")
+
+    one = alt.Chart(pd.DataFrame({"x": [1.0]})).mark_rule(strokeDash=[4, 3], color="#555")
+    return alt.hconcat(
+        panel("mtbf", "MTBF (hours, log scale)", alt.Scale(type="log"), first=True),
+        panel("mttr", "MTTR (hours)", alt.Scale(zero=True),
+              extra=(note("No timed repairs"),) if df["mttr"].isna().all() else ()),
+        panel("shape", "Weibull shape (1 = random)", alt.Scale(type="log"),
+              axis=alt.Axis(values=[0.1, 0.2, 0.5, 1, 2, 5, 10]),
+              extra=(one.encode(x="x:Q"),)),
+    ).properties(title=alt.Title("Reliability per fault family",
+                                 subtitle="Dots: estimate; bars: 95% confidence interval; "
+                                          "(n) = dated stops"))
+
+
+def outcomes(df: pd.DataFrame, horizon_hours: float) -> alt.Chart:
+    """Share of interventions that held, saw the fault recur, or ran out of logbook."""
+    title = alt.Title("What happened after each intervention",
+                      subtitle=f"Held: no failure within {horizon_hours:,.0f} h; "
+                               "censored: the logbook ends sooner")
+    if df.empty:
+        return empty(title, "No dated interventions recorded")
+    df = df.assign(label=df["code"] + " (" + df["total"].astype(int).astype(str) + ")")
+    order = list(dict.fromkeys(df["label"]))
+    y = alt.Y("label:N", sort=order, title=None)
+    shares = alt.Chart(df).mark_bar().encode(
+        x=alt.X("share:Q", title="Share of interventions", axis=alt.Axis(format="%"),
+                stack="normalize"),
+        y=y, color=alt.Color("outcome:N", title="Outcome", scale=alt.Scale(
+            domain=list(OUTCOMES), range=list(OUTCOMES.values()))),
+        order=alt.Order("outcome:N"),
+        tooltip=["code:N", "outcome:N", "n:Q", alt.Tooltip("share:Q", format=".0%")],
+    ).properties(width=320, height=max(60, 26 * len(order)))
+    timed = df.drop_duplicates("code").dropna(subset=["median_h"])
+    hours = alt.X("min_h:Q", title="Hours to the next failure (log scale)",
+                  scale=alt.Scale(type="log"))
+    base = alt.Chart(timed).encode(y=alt.Y("label:N", sort=order, title=None,
+                                           axis=alt.Axis(labels=False, ticks=False)),
+                                   color=alt.value("#555"))
+    spread = alt.layer(
+        base.mark_rule().encode(x=hours, x2="max_h:Q"),
+        base.mark_bar(height=12, opacity=0.35).encode(x="q1_h:Q", x2="q3_h:Q"),
+        base.mark_tick(color="black", thickness=2, size=16).encode(
+            x="median_h:Q",
+            tooltip=["code:N", alt.Tooltip("timed:Q", title="Followed by a failure"),
+                     alt.Tooltip("median_h:Q", format=",.1f", title="Median hours"),
+                     alt.Tooltip("min_h:Q", format=",.1f", title="Min hours"),
+                     alt.Tooltip("max_h:Q", format=",.1f", title="Max hours")]),
+    ).properties(width=300, height=max(60, 26 * len(order)))
+    return alt.hconcat(shares, spread).resolve_scale(y="shared").properties(title=title)
+
+
+def fault_mix(weekly: pd.DataFrame, pareto: pd.DataFrame) -> alt.Chart:
+    """Fault labels per week by family, and a Pareto of fault codes."""
+    if pareto.empty:
+        return empty("Fault mix", "No faults recorded")
+    layers = []
+    if not weekly.empty:
+        layers.append(alt.Chart(utc(weekly, "week")).mark_bar().encode(
+            x=alt.X("week:T", title="Week (UTC)", timeUnit="utcyearweek",
+                    axis=alt.Axis(format="%Y-%m-%d", labelAngle=0, labelOverlap=True)),
+            y=alt.Y("sum(n):Q", title="Fault labels per week"),
+            color=family_colour(pareto["family"]),
+            tooltip=["family:N", utc_tooltip("week", None, "%Y-%m-%d"), "n:Q"],
+        ).properties(width=340, height=240, title="Per week (dated entries)"))
+    order = pareto["code"].tolist()
+    x = alt.X("code:N", sort=order, title=None, axis=alt.Axis(labelAngle=-40, labelLimit=160))
+    bars = alt.Chart(pareto).mark_bar().encode(
+        x=x, y=alt.Y("n:Q", title="Entries with the fault"), color=family_colour(pareto["family"]),
+        tooltip=["code:N", "n:Q", alt.Tooltip("cumulative:Q", format=".0%")])
+    line = alt.Chart(pareto).mark_line(point=True, color="#333").encode(
+        x=x, y=alt.Y("cumulative:Q", title="Cumulative share", axis=alt.Axis(format="%"),
+                     scale=alt.Scale(domain=[0, 1])))
+    layers.append(alt.layer(bars, line).resolve_scale(y="independent").properties(
+        width=max(300, 26 * len(order)), height=240, title="Pareto of fault codes (all entries)"))
+    return alt.hconcat(*layers).properties(title="Fault mix")

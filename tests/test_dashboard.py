@@ -1,0 +1,313 @@
+"""The dashboard: built from a real store by the real ingest path, checked in a real browser.
+
+The browser tests drive Debian's headless `chromium` over the DevTools protocol
+(tests/browser.py) with the network cut off; they skip only when `chromium` is
+not on PATH (CI installs it: `apt-get install -y chromium`).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+import yaml
+from click.testing import CliRunner
+
+from pipeline.cli import main
+from pipeline.dashboard import CHARTS, PAGE_DIR, build, chart_specs, script_json
+from pipeline.dashboard_data import load
+from pipeline.ingest import ingest
+from pipeline.simulate import simulate_cost
+
+ARTIFACTS = Path(__file__).resolve().parents[1] / "test-artifacts"
+PWNED = '<script>window.__pwned=1</script> and <img src=x onerror="window.__pwned=1">'
+HOSTILE_HEADING = '2024-03-08 11:00 UTC <img src=x onerror="window.__pwned=1"> eval hung'
+LOGBOOK = f"""# Cluster-7 training logbook
+
+## 2024-03-01 09:00 UTC
+
+Launched the run on 64 nodes (512 GPUs). lm loss: 2.91, grad norm: 1.20, TFLOPs: 150.
+
+## 2024-03-03 14:30 UTC
+
+Lost a GPU on node 12 (Xid 79), the job crashed with a CUDA error. Excluded the node and
+restarted from the latest checkpoint.
+
+## 2024-03-03 16:00 UTC
+
+Restarted the job from checkpoint 1200. lm loss: 2.71, grad norm: 0.95, TFLOPs: 148.
+
+## 2024-03-06 02:10 UTC
+
+NCCL timeout on all ranks, the job hung. Restarted after a health check of the IB fabric.
+
+## {HOSTILE_HEADING}
+
+Note from the on-call: {PWNED} were in the log. The job hung at eval; restarted it.
+lm loss: 2.55, grad norm: 0.80, TFLOPs: 149.
+
+## 2024-03-10 08:00 UTC
+
+Uncorrectable ECC error on node 31, the job crashed. Replaced the node and restarted.
+"""
+QUIET = """# Quiet logbook
+
+## 2024-05-01 09:00 UTC
+
+Launched the run. All good.
+
+## 2024-05-04 09:00 UTC
+
+Status: training proceeds, nothing to report.
+"""
+
+
+def _store(folder: Path, name: str, text: str) -> Path:
+    source = folder / f"{name}.md"
+    source.write_text(text, encoding="utf-8")
+    db = folder / f"{name}.duckdb"
+    [result] = ingest([source], db=db)
+    assert result.status == "ingested", result.summary()
+    return db
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory) -> dict[str, Path]:
+    """One store with failures (and a hostile note), one without; both built as pages."""
+    root = tmp_path_factory.mktemp("dashboard")
+    busy, quiet = _store(root, "cluster7", LOGBOOK), _store(root, "quiet", QUIET)
+    return {"db": busy, "page": build(busy, root / "busy"),
+            "quiet_db": quiet, "quiet_page": build(quiet, root / "quiet")}
+
+
+def _payload(page: Path) -> dict:
+    html = page.read_text(encoding="utf-8")
+    block = re.search(r'<script type="application/json" id="dashboard-data">(.*?)</script>',
+                      html, re.S).group(1)
+    assert "<" not in block and ">" not in block and "&" not in block
+    return json.loads(block)
+
+
+def test_page_and_images_are_written(site):
+    page = site["page"]
+    markup = re.sub(r"<script\b[^>]*>.*?</script>", "", page.read_text(encoding="utf-8"),
+                    flags=re.S)
+    assert not re.search(r"<(script|img|link|iframe|object)\b", markup), "the page loads nothing"
+    assert set(re.findall(r'href="([^"/]+)/', markup)) == {"charts"}
+    assert page.read_text(encoding="utf-8").count("<script") == 3  # bundle, data, page.js
+    for name in CHARTS:
+        assert (page.parent / "charts" / f"{name}.svg").read_text().startswith("<svg")
+        assert (page.parent / "charts" / f"{name}.png").read_bytes()[:4] == b"\x89PNG"
+    assert set(_payload(page)["specs"]) == set(CHARTS)
+
+
+def test_hostile_text_never_reaches_the_html_as_markup(site):
+    html = site["page"].read_text(encoding="utf-8")
+    assert "window.__pwned" in html  # the note is there, as escaped JSON ...
+    assert "<script>window.__pwned" not in html and "<img src=x" not in html  # ... never as tags
+    entry = next(e for e in _payload(site["page"])["entries"] if "__pwned" in e["text"])
+    assert PWNED in entry["text"]
+
+
+def test_script_json_escapes_what_could_end_a_script():
+    text = script_json({"a": "</script><!-- & -->"})
+    assert "<" not in text and ">" not in text and "&" not in text
+    assert json.loads(text) == {"a": "</script><!-- & -->"}
+
+
+def test_logbook_without_failures_says_so(site):
+    html = site["quiet_page"].read_text(encoding="utf-8")
+    assert "No failures recorded" in html  # header figure
+    specs = json.dumps(_payload(site["quiet_page"])["specs"])
+    assert "No dated failures or restarts recorded" in specs
+    assert "No failures recorded" in specs
+
+
+@pytest.mark.parametrize("store", ["db", "quiet_db"])
+def test_chart_specs_are_valid_vega_lite(site, store):
+    """build() skips Altair's schema check for speed; the builders are checked here instead."""
+    layout = yaml.safe_load((PAGE_DIR / "layout.yaml").read_text(encoding="utf-8"))
+    specs = chart_specs(load(site[store]), layout, validate=True)
+    assert set(specs) == set(CHARTS)
+
+
+@pytest.mark.slow
+def test_a_big_store_makes_a_small_page(tmp_path):
+    """100,000 entries: capped and bucketed in SQL, so the page stays a few MB."""
+    from bigstore import make
+
+    page = build(make(tmp_path / "big.duckdb"), tmp_path / "out")
+    payload = _payload(page)
+    assert len(payload["markers"]) == 2000 and len(payload["entries"]) <= 2000
+    rows = [len(values) for spec in payload["specs"].values()
+            for values in spec.get("datasets", {}).values()]
+    assert max(rows) < 5000
+    assert page.stat().st_size < 8_000_000
+
+
+def test_unknown_logbook_is_an_error(site, tmp_path):
+    with pytest.raises(ValueError, match="no such logbook: nope"):
+        build(site["db"], tmp_path, logbooks=["nope"])
+
+
+def test_cli_writes_the_page(site, tmp_path):
+    result = CliRunner().invoke(main, ["dashboard", "--db", str(site["db"]),
+                                       "--out", str(tmp_path / "d"), "--logbook", "cluster7"])
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "d" / "index.html").is_file()
+    assert str(tmp_path / "d" / "index.html") in result.output
+    quick = CliRunner().invoke(main, ["dashboard", "--db", str(site["db"]), "--no-images",
+                                      "--out", str(tmp_path / "q")])
+    assert quick.exit_code == 0, quick.output
+    assert not (tmp_path / "q" / "charts").exists()
+    assert 'href="charts/' not in (tmp_path / "q" / "index.html").read_text(encoding="utf-8")
+
+
+# --- in the browser ----------------------------------------------------------------------
+
+needs_chromium = pytest.mark.skipif(shutil.which("chromium") is None,
+                                    reason="chromium not on PATH (apt-get install -y chromium)")
+FIND_MARKER = """(() => {
+  const want = %s;
+  const walk = (n) => {
+    if (n.datum && n.datum.id === want && n.mark && n.mark.marktype === 'symbol') return n;
+    for (const k of (n.items || [])) { const hit = walk(k); if (hit) return hit; }
+    return null;
+  };
+  const item = walk(dashboard.views.timeline.scenegraph().root);
+  const box = item._svg.getBoundingClientRect();
+  return {x: box.x + box.width / 2 + scrollX, y: box.y + box.height / 2 + scrollY,
+          size: item.size};
+})()"""
+
+
+@pytest.fixture(scope="module")
+def browser(site):
+    from browser import Browser
+
+    with Browser() as b:
+        b.open(site["page"].as_uri())
+        yield b
+
+
+def _panel(b) -> dict:
+    return b.evaluate("""({title: document.getElementById('entry-title').textContent,
+                           note: document.getElementById('entry-note').textContent,
+                           labels: document.getElementById('entry-labels').textContent,
+                           row: document.querySelector('#ledger tr.selected')?.dataset.id,
+                           signal: dashboard.views.timeline.signal('selected_id')})""")
+
+
+def _entry(site, needle: str) -> dict:
+    return next(e for e in _payload(site["page"])["entries"] if needle in e["text"])
+
+
+@pytest.mark.browser
+@needs_chromium
+def test_every_chart_renders_offline_without_errors(browser, site):
+    drawn = browser.evaluate("""Array.from(document.querySelectorAll('[data-chart]'))
+        .map(el => [el.dataset.chart, !!el.querySelector('svg, canvas')])""")
+    assert dict(drawn) == dict.fromkeys(CHARTS, True)
+    assert browser.errors() == []
+    assert browser.requests() == [site["page"].as_uri()]
+
+
+@pytest.mark.browser
+@needs_chromium
+def test_click_on_a_marker_shows_its_note(browser, site):
+    entry = _entry(site, "NCCL timeout")
+    spot = browser.evaluate(FIND_MARKER % json.dumps(entry["id"]))
+    browser.click(spot["x"], spot["y"])
+    panel = _panel(browser)
+    assert panel["note"].startswith("NCCL timeout on all ranks")
+    assert "network.interconnect" in panel["labels"] and "“NCCL timeout”" in panel["labels"]
+    assert panel["row"] == entry["id"] and panel["signal"] == entry["id"]
+    assert browser.evaluate(FIND_MARKER % json.dumps(entry["id"]))["size"] > spot["size"]
+
+
+@pytest.mark.browser
+@needs_chromium
+def test_tab_and_enter_on_a_marker_button_show_its_note(browser):
+    browser.evaluate("document.activeElement.blur(); window.scrollTo(0, 0)")
+    for _ in range(60):
+        browser.key("Tab", key_code=9)
+        focused = browser.evaluate("document.activeElement.closest('#markers') ? "
+                                   "document.activeElement.dataset.id : null")
+        if focused:
+            break
+    else:
+        pytest.fail("Tab never reached a marker button")
+    browser.key("Enter", key_code=13)
+    panel = _panel(browser)
+    assert panel["signal"] == focused and panel["row"] == focused
+    assert browser.evaluate(f"document.querySelector('[data-id=\"{focused}\"]')"
+                            ".getAttribute('aria-pressed')") == "true"
+
+
+@pytest.mark.browser
+@needs_chromium
+def test_hostile_text_renders_as_text(browser, site):
+    """Heading and note carry <script> and <img onerror>: tooltip, panel and ledger show text."""
+    entry = _entry(site, "__pwned")
+    spot = browser.evaluate(FIND_MARKER % json.dumps(entry["id"]))
+    browser.click(spot["x"], spot["y"])  # the mouse also hovers: the tooltip opens
+    tooltip = browser.evaluate("document.getElementById('vg-tooltip-element').textContent")
+    assert HOSTILE_HEADING in tooltip
+    panel = _panel(browser)
+    assert panel["title"] == HOSTILE_HEADING and PWNED in panel["note"]
+    row = browser.evaluate(f"document.querySelector('#ledger tr[data-id=\"{entry['id']}\"]')"
+                           ".textContent")
+    assert HOSTILE_HEADING in row
+    injected = browser.evaluate("""document.querySelectorAll(
+        '#entry-panel :is(script, img), #ledger :is(script, img), #markers :is(script, img),'
+        + ' #vg-tooltip-element :is(script, img)').length""")
+    assert injected == 0
+    assert browser.evaluate("typeof window.__pwned") == "undefined"
+
+
+@pytest.mark.browser
+@needs_chromium
+def test_ledger_filter(browser):
+    browser.evaluate("document.getElementById('ledger-filter').focus()")
+    browser.send("Input.insertText", text="ECC")
+    shown = browser.evaluate("""Array.from(document.querySelectorAll('#ledger tbody tr'))
+        .filter(r => !r.hidden).map(r => r.textContent)""")
+    assert len(shown) == 1 and "hardware.memory" in shown[0]
+    browser.evaluate("{ const f = document.getElementById('ledger-filter'); f.value = '';"
+                     " f.dispatchEvent(new Event('input')); }")
+
+
+@pytest.mark.browser
+@needs_chromium
+def test_cost_simulator_agrees_with_simulate_cost(browser):
+    inputs = {"gpus": 1024, "failures_per_day": 0.5, "mttr_h": 1.5, "interval_min": 90,
+              "checkpoint_cost_s": 120, "usd_per_gpu_hour": 2.5, "days": 20}
+    setters = "".join(f".signal('{k}', {v})" for k, v in inputs.items())
+    text = browser.evaluate(f"""dashboard.views.cost{setters}.runAsync().then(() =>
+        Array.from(document.querySelectorAll('#chart-cost text'))
+             .map(t => t.textContent).find(t => t.startsWith('At a ')))""")
+    expected = simulate_cost(gpus=1024, usd_per_gpu_hour=2.5, mtbf_hours=48, mttr_hours=1.5,
+                             checkpoint_minutes=90, checkpoint_cost_seconds=120, days=20)
+    numbers = re.search(r"([\d,]+) GPU-hours lost \(\$([\d,]+)\), goodput ([\d.]+)%", text)
+    lost, usd, share = (float(g.replace(",", "")) for g in numbers.groups())
+    assert lost == pytest.approx(expected.lost_gpu_hours, abs=1)
+    assert usd == pytest.approx(expected.lost_usd, abs=1)
+    assert share == pytest.approx(expected.goodput * 100, abs=0.01)
+
+
+@pytest.mark.browser
+@needs_chromium
+def test_screenshot_and_empty_state(browser, site):
+    entry = _entry(site, "Uncorrectable ECC")
+    browser.evaluate(f"dashboard.showEntry({json.dumps(entry['id'])})")
+    browser.screenshot(ARTIFACTS / "dashboard.png")
+    browser.open(site["quiet_page"].as_uri())
+    drawn = browser.evaluate("""Array.from(document.querySelectorAll('[data-chart]'))
+        .map(el => !!el.querySelector('svg, canvas'))""")
+    assert all(drawn) and len(drawn) == len(CHARTS)
+    assert "No failures recorded" in browser.evaluate("document.querySelector('.kpis').textContent")
+    assert browser.errors() == []
+    browser.screenshot(ARTIFACTS / "dashboard-empty.png")
