@@ -8,17 +8,20 @@ so anything the CLI does a script can do too. Failures print one line
 from __future__ import annotations
 
 import functools
+import os
 import sys
 from collections.abc import Callable
+from pathlib import Path
 
 import click
 from tqdm import tqdm
 
 from . import __version__
-from .store import StoreLocked, default_db
+from .store import StoreError, StoreLocked, default_db
 
 EXIT_BAD_INPUT = 1
 EXIT_LOCKED = 2
+EXIT_INTERRUPTED = 130  # as a shell reports Ctrl-C
 
 db_option = click.option(
     "--db", type=click.Path(dir_okay=False), default=None,
@@ -35,8 +38,20 @@ def fail_cleanly(command: Callable) -> Callable:
         except StoreLocked as exc:
             click.echo(f"error: {exc}", err=True)
             sys.exit(EXIT_LOCKED)
-        except (FileNotFoundError, ValueError) as exc:
+        except (StoreError, FileNotFoundError, ValueError) as exc:
             click.echo(f"error: {exc}", err=True)
+            sys.exit(EXIT_BAD_INPUT)
+        except KeyboardInterrupt:
+            click.echo("error: interrupted (logbooks already stored are kept)", err=True)
+            sys.exit(EXIT_INTERRUPTED)
+        except (click.ClickException, click.exceptions.Exit, click.exceptions.Abort):
+            raise
+        except Exception as exc:  # a bug: still one line, naming it; LOGBOOK_DEBUG=1 re-raises
+            if os.environ.get("LOGBOOK_DEBUG"):
+                raise
+            message = " ".join(str(exc).split())[:200]
+            click.echo(f"error: unexpected {type(exc).__name__}: {message} "
+                       "(a bug: LOGBOOK_DEBUG=1 shows the traceback)", err=True)
             sys.exit(EXIT_BAD_INPUT)
     return wrapper
 
@@ -55,17 +70,28 @@ def main() -> None:
 @click.option("--as-one", "as_one", metavar="NAME",
               help="Merge all files (e.g. a folder of daily notes) into one logbook NAME.")
 @click.option("--force", is_flag=True, help="Re-ingest even if the file is unchanged.")
+@click.option("--no-label", "no_label", is_flag=True,
+              help="Store entries without labels or metrics (no spaCy; fast). "
+                   "Label later with --force.")
+@click.option("--workers", type=click.IntRange(min=1), default=None,
+              help="Processes parsing files in parallel (default: one per core).")
+@click.option("--pdf-backend", "pdf_backend", type=click.Choice(["pdfium", "pdfplumber"]),
+              default="pdfium", show_default=True,
+              help="PDF text layer: pdfium (fast) or pdfplumber (the reference).")
 @fail_cleanly
-def ingest(paths, db, name, timezone, as_one, force) -> None:
+def ingest(paths, db, name, timezone, as_one, force, no_label, workers, pdf_backend) -> None:
     """Read logbook files (PDF, Markdown, text) into the database."""
     from .ingest import ingest as run_ingest
+    from .ingest import no_labels
 
     def progress(items):
         return tqdm(items, total=len(paths) if not as_one else 1, unit="file",
                     file=sys.stderr, disable=None, leave=False)
 
     results = run_ingest(paths, db=db or default_db(), name=name, timezone=timezone,
-                         as_one=as_one, force=force, progress=progress)
+                         as_one=as_one, force=force, progress=progress,
+                         classify=no_labels if no_label else None, workers=workers,
+                         pdf_backend=pdf_backend)
     for result in results:
         click.echo(result.summary(), err=result.status == "error")
     if not results:
@@ -80,14 +106,222 @@ def ingest(paths, db, name, timezone, as_one, force) -> None:
 @click.option("--format", "fmt", type=click.Choice(["jsonl", "csv", "parquet"]), default="jsonl",
               show_default=True)
 @click.option("--logbook", "logbooks", multiple=True, help="Only this logbook (repeatable).")
+@click.option("--partition-by", type=click.Choice(["logbook"]),
+              help="One folder per table, split hive-style (TABLE/logbook=ID/...).")
 @fail_cleanly
-def export(db, out, fmt, logbooks) -> None:
-    """Write the entries and logbooks tables (and more) as files."""
+def export(db, out, fmt, logbooks, partition_by) -> None:
+    """Write the dataset: one file per table, datapackage.json and a README.md card."""
     from .export import export as run_export
 
-    written = run_export(out, db=db, fmt=fmt, logbooks=logbooks or None)
+    written = run_export(out, db=db, fmt=fmt, logbooks=logbooks or None,
+                         partition_by=partition_by)
     for table, path in written.items():
         click.echo(f"{table}: {path}")
+
+
+format_option = click.option(
+    "--format", "fmt", type=click.Choice(["table", "csv", "json"]), default="table",
+    show_default=True, help="table to read; csv or json (list of objects) for tools.",
+)
+
+
+def _key_values(pairs: tuple[str, ...]) -> dict[str, str]:
+    """`--param k=v` pairs as a dict."""
+    out = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            raise ValueError(f"--param {pair!r}: write it as NAME=VALUE")
+        out[key.strip()] = value
+    return out
+
+
+@main.command()
+@click.argument("name", required=False)
+@click.option("--param", "-p", "params", multiple=True, metavar="K=V",
+              help="A query parameter (repeatable); see --list for each query's.")
+@click.option("--list", "list_only", is_flag=True, help="List the named queries and exit.")
+@db_option
+@format_option
+@fail_cleanly
+def query(name, params, list_only, db, fmt) -> None:
+    """Run a named query from queries/NAME.sql (the analyses behind the dashboards)."""
+    import pandas as pd
+
+    from .analyse import list_queries, load_query, run_query
+    from .report import emit
+
+    if list_only or not name:
+        rows = [(n, d, ", ".join(k if v is None else f"{k}={v}"
+                                 for k, v in load_query(n).params.items()))
+                for n, d in list_queries()]
+        emit(pd.DataFrame(rows, columns=["name", "description", "params"]), fmt)
+        return
+    emit(run_query(name, _key_values(params), db=db), fmt)
+
+
+@main.command("sql")
+@click.argument("statement")
+@db_option
+@format_option
+@fail_cleanly
+def sql_command(statement, db, fmt) -> None:
+    """Run one read-only SELECT on the store and its views; writes, files and SET are refused."""
+    from .analyse import sql
+    from .report import emit
+
+    emit(sql(statement, db=db), fmt)
+
+
+@main.command()
+@db_option
+@click.option("--logbook", help="Only this logbook.")
+@click.option("--by", type=click.Choice(["family"]), help="One row per fault family.")
+@click.option("--confidence", type=float, default=0.95, show_default=True)
+@format_option
+@fail_cleanly
+def mtbf(db, logbook, by, confidence, fmt) -> None:
+    """Mean time between failures per logbook, with its chi-square interval."""
+    from .analyse import mtbf_table
+    from .report import emit
+
+    emit(mtbf_table(db, logbook=logbook, by=by, confidence=confidence), fmt)
+
+
+@main.command()
+@click.option("--gpus", type=int, help="GPUs in the job (default: the logbook's).")
+@click.option("--usd-per-gpu-hour", type=float, required=True)
+@click.option("--mtbf-hours", type=float, help="Job MTBF (default: the logbook's).")
+@click.option("--mttr-hours", type=float, help="Mean time to repair (default: the logbook's).")
+@click.option("--checkpoint-minutes", type=float, required=True,
+              help="Compute time between checkpoints.")
+@click.option("--checkpoint-cost-seconds", type=float,
+              help="Time to write one checkpoint (default: the logbook's).")
+@click.option("--days", type=float, default=30.0, show_default=True, help="Campaign length.")
+@click.option("--runs", type=int, default=0, show_default=True, help="Monte Carlo runs.")
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--from-logbook", metavar="ID", help="Take unset inputs from this logbook.")
+@db_option
+@format_option
+@fail_cleanly
+def simulate(gpus, usd_per_gpu_hour, mtbf_hours, mttr_hours, checkpoint_minutes,
+             checkpoint_cost_seconds, days, runs, seed, from_logbook, db, fmt) -> None:
+    """What failures and checkpoints cost: downtime, goodput, dollars (Young/Daly interval)."""
+    from dataclasses import asdict
+
+    import pandas as pd
+
+    from .analyse import simulate as run_simulate
+    from .report import emit
+
+    estimate = run_simulate(
+        usd_per_gpu_hour=usd_per_gpu_hour, checkpoint_minutes=checkpoint_minutes, gpus=gpus,
+        mtbf_hours=mtbf_hours, mttr_hours=mttr_hours,
+        checkpoint_cost_seconds=checkpoint_cost_seconds, days=days, runs=runs, seed=seed,
+        from_logbook=from_logbook, db=db)
+    emit(pd.DataFrame([asdict(estimate)]), fmt)
+
+
+@main.command("eval")
+@db_option
+@click.option("--gold", required=True, type=click.Path(exists=True),
+              help="Gold .jsonl file or a folder of them (TAXONOMY.md format).")
+@click.option("--logbook", "logbooks", multiple=True, help="Only this logbook (repeatable).")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@fail_cleanly
+def evaluate(db, gold, logbooks, as_json) -> None:
+    """Score stored entries and labels against gold (the figures of eval/score.py)."""
+    import json
+
+    from .evaluate import format_report, load_gold, score, stored_predictions
+
+    report = score(load_gold(gold), stored_predictions(db), logbooks or None)
+    click.echo(json.dumps(report, indent=1) if as_json else format_report(report))
+
+
+@main.command()
+@click.option("--out", required=True, type=click.Path(file_okay=False), help="Output folder.")
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--style", type=click.Choice(["opt", "markdown", "daily"]), default="opt",
+              show_default=True, help="OPT-like PDF, Markdown chronicle, or daily reports.")
+@click.option("--days", type=int, default=30, show_default=True)
+@click.option("--nodes", type=int, default=128, show_default=True)
+@click.option("--mtbf-hours", type=float, default=24.0, show_default=True,
+              help="True cluster MTBF of the simulated run.")
+@click.option("--pages", type=int, help="Grow the document to about this many pages.")
+@fail_cleanly
+def generate(out, seed, style, days, nodes, mtbf_hours, pages) -> None:
+    """Simulate a training run and write its logbook with truth.jsonl beside it."""
+    from .generate import generate as run_generate
+
+    made = run_generate(Path(out), seed=seed, style=style, days=days, nodes=nodes,
+                        mtbf_hours=mtbf_hours, pages=pages)
+    hint = f" --as-one {made.logbook}" if style == "daily" else f" --name {made.logbook}"
+    click.echo(f"{made.logbook}: {len(made.rows)} entries, {made.pages} pages, {made.days} days")
+    click.echo(f"document: {made.document}\ntruth: {made.truth}")
+    click.echo(f"next: logbook ingest {made.document}{hint}")
+
+
+@main.command()
+@db_option
+@click.option("--logbook", "logbooks", multiple=True, help="Only this logbook (repeatable).")
+@fail_cleanly
+def classify(db, logbooks) -> None:
+    """Relabel stored entries with the current taxonomy (review decisions still apply)."""
+    from .relabel import relabel
+
+    for logbook, entries in relabel(db, logbooks or None).items():
+        click.echo(f"{logbook}: {entries} entries relabelled")
+
+
+@main.command()
+@db_option
+@click.option("--out", type=click.Path(dir_okay=False), help="Write the review CSV here.")
+@click.option("--apply", "apply_path", type=click.Path(exists=True, dir_okay=False),
+              help="Store the decisions of an edited review CSV.")
+@click.option("--below-confidence", "below", type=float, default=0.75, show_default=True,
+              help="List labels below this confidence.")
+@click.option("--logbook", help="Only this logbook.")
+@fail_cleanly
+def review(db, out, apply_path, below, logbook) -> None:
+    """List labels worth a human look (--out), or apply a person's decisions (--apply)."""
+    from .review import apply_review, write_review
+
+    if bool(out) == bool(apply_path):
+        raise click.UsageError("give one of --out FILE or --apply FILE")
+    if apply_path:
+        click.echo(apply_review(apply_path, db=db).summary())
+    else:
+        click.echo(f"{write_review(out, db=db, below=below, logbook=logbook)} rows -> {out}")
+
+
+@main.command()
+@db_option
+@click.option("--out", default="dashboard", show_default=True, type=click.Path(file_okay=False),
+              help="Folder for index.html and charts/*.png|svg.")
+@click.option("--logbook", "logbooks", multiple=True, help="Only this logbook (repeatable).")
+@click.option("--no-images", is_flag=True, help="Skip the PNG/SVG files (about half the time).")
+@fail_cleanly
+def dashboard(db, out, logbooks, no_images) -> None:
+    """Write one offline HTML dashboard, plus every chart as PNG and SVG."""
+    from .dashboard import build
+
+    click.echo(build(db or default_db(), out, logbooks or None, images=not no_images))
+
+
+@main.command()
+@click.option("--out", type=click.Path(file_okay=False), default="logbook-demo",
+              show_default=True, help="Folder for the demo database and dashboard.")
+@fail_cleanly
+def demo(out) -> None:
+    """Run the whole pipeline on generated sample logbooks and summarise what it found."""
+    from .demo import run_demo
+
+    result = run_demo(out)
+    for ingested in result.ingested:
+        click.echo(ingested.summary(), err=ingested.status == "error")
+    click.echo("\n".join(result.summary))
+    click.echo(f"database: {result.db}\ndashboard: {result.dashboard}")
 
 
 if __name__ == "__main__":

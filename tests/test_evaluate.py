@@ -1,0 +1,43 @@
+"""`logbook eval` gives exactly the figures of ../shared/eval/score.py."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+from click.testing import CliRunner
+
+from pipeline.cli import main
+from pipeline.export import export
+from pipeline.ingest import ingest
+
+
+def test_eval_matches_score_py_on_the_dev_gold(shared, tmp_path):
+    db = tmp_path / "x.duckdb"
+    for name in ("bloom-tr11-176b", "opt-175b-10_percent_update", "opt-175b-56_percent_update"):
+        ingest([shared / f"logbooks/md/{name}.md"], db=db, name=name)
+    export(tmp_path / "out", db=db)
+    reference = subprocess.run(
+        [sys.executable, str(shared / "eval/score.py"), "--gold", str(shared / "gold"),
+         "--pred", str(tmp_path / "out/entries.jsonl"), "--json"],
+        capture_output=True, text=True, check=True).stdout
+    ours = CliRunner().invoke(main, ["eval", "--db", str(db), "--gold", str(shared / "gold"),
+                                     "--json"])
+    assert ours.exit_code == 0, ours.output
+    assert json.loads(ours.output) == json.loads(reference)
+
+
+def test_eval_text_report_and_a_missing_gold(tmp_path):
+    gold = tmp_path / "gold.jsonl"
+    gold.write_text(json.dumps({"logbook": "x", "n": 1, "heading": "2021-11-24", "date":
+                                "2021-11-24", "faults": ["hardware.gpu"],
+                                "interventions": []}) + "\n")
+    (tmp_path / "x.md").write_text("# 2021-11-24\n\nA GPU fell off the bus; restarted.\n")
+    db = tmp_path / "x.duckdb"
+    ingest([tmp_path / "x.md"], db=db)
+    result = CliRunner().invoke(main, ["eval", "--db", str(db), "--gold", str(gold)])
+    assert "x: entries 1/1 found, 1 predicted; date acc 1.0" in result.output
+    (tmp_path / "empty").mkdir()
+    missing = CliRunner().invoke(main, ["eval", "--db", str(db), "--gold", str(tmp_path / "empty")])
+    assert missing.exit_code == 1 and "no gold .jsonl files" in missing.output
