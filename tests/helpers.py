@@ -1,0 +1,152 @@
+"""Helpers for the robustness tests: the real CLI in a subprocess, logbooks and PDFs to order.
+
+The CLI runs as a user runs it (a fresh interpreter, real stderr), through a
+small wrapper that reports the child's CPU time and peak memory, so tests can
+bound both without timing anything in-process.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from datetime import date, timedelta
+from pathlib import Path
+
+import duckdb
+from fpdf import FPDF
+from PIL import Image
+
+from pipeline.store import LOGBOOK_TABLES
+
+ROOT = Path(__file__).resolve().parents[1]
+CLI = [sys.executable, "-m", "pipeline.cli"]
+# Runs the command as its own child, then writes the child's rusage to argv[1].
+_MEASURE = """\
+import json, resource, subprocess, sys
+code = subprocess.call(sys.argv[2:])
+use = resource.getrusage(resource.RUSAGE_CHILDREN)
+with open(sys.argv[1], "w") as fh:
+    json.dump({"rss_kb": use.ru_maxrss, "cpu": use.ru_utime + use.ru_stime}, fh)
+sys.exit(code)
+"""
+
+
+@dataclass(frozen=True, slots=True)
+class CliRun:
+    """What a user saw: exit status and both streams, plus what the run cost."""
+
+    returncode: int
+    stdout: str
+    stderr: str
+    seconds: float
+    cpu_seconds: float
+    max_rss_mb: float
+
+    @property
+    def errors(self) -> list[str]:
+        return self.stderr.splitlines()
+
+
+def logbook_cli(*args: str | Path, timeout: float = 300) -> CliRun:
+    """`logbook ARGS...` in a fresh process group; killed whole if it overruns `timeout`."""
+    with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as fh:
+        usage_file = Path(fh.name)
+    command = [sys.executable, "-c", _MEASURE, str(usage_file), *CLI, *map(str, args)]
+    started = time.perf_counter()
+    proc = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, errors="replace", start_new_session=True)
+    try:
+        stdout, stderr = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.communicate()
+        raise AssertionError(f"logbook {' '.join(map(str, args))} ran over {timeout}s") from None
+    usage = json.loads(usage_file.read_text())
+    usage_file.unlink()
+    return CliRun(proc.returncode, stdout, stderr, time.perf_counter() - started,
+                  usage["cpu"], usage["rss_kb"] / 1024)
+
+
+def logbook_in_process(*args: str | Path) -> CliRun:
+    """`logbook ARGS...` through click's runner: the same code, without a new interpreter.
+
+    For tests about what the command says, not about how the process behaves;
+    an exception escaping the command fails the test rather than being caught.
+    """
+    from click.testing import CliRunner
+
+    from pipeline.cli import main
+
+    started = time.perf_counter()
+    result = CliRunner().invoke(main, [str(a) for a in args], catch_exceptions=False)
+    return CliRun(result.exit_code, result.stdout, result.stderr,
+                  time.perf_counter() - started, 0.0, 0.0)
+
+
+def snapshot(db: Path, logbook: str | None = None) -> dict[str, list[tuple]]:
+    """Every row of the logbook tables (one logbook's, if named), in a stable order."""
+    out = {}
+    with duckdb.connect(str(db), read_only=True) as con:
+        for table in LOGBOOK_TABLES:
+            key = "id" if table == "logbooks" else "logbook"
+            where, params = (f"WHERE {key} = ?", [logbook]) if logbook else ("", [])
+            out[table] = sorted(con.execute(f"SELECT * FROM {table} {where}", params).fetchall(),
+                                key=repr)
+    return out
+
+
+def entry_counts(db: Path) -> dict[str, int]:
+    """Entries per stored logbook (a logbook with none counts 0)."""
+    with duckdb.connect(str(db), read_only=True) as con:
+        return dict(con.execute(
+            "SELECT l.id, count(e.seq) FROM logbooks l LEFT JOIN entries e ON e.logbook = l.id "
+            "GROUP BY l.id").fetchall())
+
+
+def heading(i: int, start: date = date(2020, 1, 1)) -> str:
+    """The i-th dated heading of a generated logbook: date, time, zone, a unique tail."""
+    return f"{start + timedelta(days=i % 3000)} 10:{i % 60:02d} UTC entry {i}"
+
+
+def logbook(n: int, markdown: bool = True, body_lines: int = 1, body: str = "") -> str:
+    """A logbook of `n` dated entries; `body` (if given) is every entry's text."""
+    parts = []
+    for i in range(n):
+        text = body or "\n".join(f"node {j} lost a GPU, restarted from checkpoint {i}, loss ok"
+                                 for j in range(body_lines))
+        parts.append(f"{'## ' if markdown else ''}{heading(i)}\n\n{text}\n")
+    return "\n".join(parts)
+
+
+def text_pdf(notes: dict[str, str], user_password: str | None = None,
+             owner_password: str | None = None) -> bytes:
+    """A PDF with a bold heading and a paragraph per note; encrypted if a password is given."""
+    pdf = FPDF()
+    if user_password is not None or owner_password is not None:
+        pdf.set_encryption(owner_password=owner_password or "owner",
+                           user_password=user_password or "")
+    pdf.add_page()
+    for title, body in notes.items():
+        pdf.set_font("Helvetica", "B", 16)
+        pdf.multi_cell(0, 9, title, new_x="LMARGIN", new_y="NEXT")
+        pdf.set_font("Helvetica", size=11)
+        pdf.multi_cell(0, 6, body, new_x="LMARGIN", new_y="NEXT")
+        pdf.ln(4)
+    return bytes(pdf.output())
+
+
+def image_pdf() -> bytes:
+    """A scanned page: one picture, no text layer."""
+    picture = io.BytesIO()
+    Image.new("RGB", (300, 200), "grey").save(picture, format="PNG")
+    pdf = FPDF()
+    pdf.add_page()
+    pdf.image(picture, x=10, y=10, w=150)
+    return bytes(pdf.output())

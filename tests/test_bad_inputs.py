@@ -1,0 +1,199 @@
+"""Bad inputs through the real `logbook ingest`: each file ingests correctly or fails alone.
+
+A failed file gives exactly one stderr line `error: FILE: reason` (never a
+traceback), leaves its logbook's rows as they were, and does not stop the
+other files of the batch; the run exits 1 and stays within time and memory.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from helpers import CliRun, entry_counts, image_pdf, logbook, logbook_cli, snapshot, text_pdf
+
+from pipeline.ingest import ingest, no_labels
+
+NOTES = {
+    "2022-03-01 Node failure": "GPU 3 fell off the bus; restarted from checkpoint 1200.",
+    "2022-03-02 Loss spike": "Loss spiked at step 1500; rolled back and lowered the LR.",
+}
+ACCENTED = "Café crème at 5°C: naïve señor, Ærø, façade"
+WIDE = "Ünïcode ✓ 漢字 ‏עברית‏ 🚀"
+MB = 1 << 20
+
+
+def _rng() -> random.Random:
+    return random.Random(7)
+
+
+def _garbled_stream(pdf: bytes) -> bytes:
+    """The page's content stream overwritten with noise; the file's structure intact."""
+    start = pdf.index(b"stream\n") + len(b"stream\n")
+    end = pdf.index(b"endstream", start)
+    return pdf[:start] + _rng().randbytes(end - start) + pdf[end:]
+
+
+def _sprinkled(text: str, junk: str) -> str:
+    """`text` with a control character after every fifth one; a few NULs (1% NUL is binary)."""
+    return "".join(c + junk[i % len(junk)] if i % 5 == 4 and c != "\n" else c
+                   for i, c in enumerate(text))
+
+
+@dataclass(frozen=True)
+class Case:
+    """One bad (or merely unusual) file and what ingesting it must give."""
+
+    file: str
+    make: Callable[[], bytes]
+    error: str | None = None  # the reason's start, for a file that must fail
+    text: str | None = None  # for a file that must ingest: text its entries hold verbatim
+    format: str | None = None  # ... and the format it must be read as
+
+    @property
+    def logbook(self) -> str:
+        return Path(self.file).stem
+
+
+CONTROLS = "\x00\x01\x07\x08\x0b\x0c\x1b\x7f"
+CASES = [
+    Case("truncated.pdf", lambda: text_pdf(NOTES)[:600], "truncated PDF (unexpected end of file)"),
+    Case("header-then-noise.pdf", lambda: b"%PDF-1.7\n" + _rng().randbytes(20_000),
+         "damaged PDF (PDFSyntaxError: "),
+    Case("garbled-stream.pdf", lambda: _garbled_stream(text_pdf(NOTES)),
+         "no text (blank or damaged PDF)"),
+    Case("trailing-garbage.pdf", lambda: text_pdf(NOTES) + _rng().randbytes(5000),
+         text="rolled back and lowered the LR", format="pdf"),
+    Case("encrypted.pdf", lambda: text_pdf(NOTES, user_password="s3cret"),
+         "encrypted PDF (needs a password)"),
+    Case("owner-locked.pdf", lambda: text_pdf(NOTES, owner_password="s3cret"),
+         text="fell off the bus", format="pdf"),
+    Case("scanned.pdf", image_pdf, "no text layer (scanned or image-only PDF)"),
+    Case("empty.md", lambda: b"", "empty file"),
+    Case("really-a-pdf.md", lambda: text_pdf(NOTES), text="fell off the bus", format="pdf"),
+    Case("junk.pdf", lambda: b"<html>not a pdf</html>\n" * 10, "not a PDF (no %PDF- header)"),
+    Case("latin1.md", lambda: f"# 2022-03-01 Notes\n\n{ACCENTED}\n".encode("latin-1"),
+         text=ACCENTED, format="markdown"),
+    Case("utf16.md", lambda: f"# 2022-03-01 Notes\n\n{WIDE}\n".encode("utf-16"),
+         text=WIDE, format="markdown"),
+    Case("controls.txt",
+         lambda: _sprinkled(logbook(3, markdown=False), CONTROLS).encode(),
+         text=logbook(3, markdown=False).split("\n\n")[1], format="text"),
+    Case("binary.txt", lambda: _rng().randbytes(4096) + bytes(4096),
+         "binary file (NUL bytes), not text"),
+]
+GOOD = {"good-notes.md": (logbook(5).encode(), 5), "good-print.pdf": (text_pdf(NOTES), 2)}
+
+
+@dataclass(frozen=True)
+class Batch:
+    """One `logbook ingest` of every case and the good files, into a DB seeded beforehand."""
+
+    run: CliRun
+    db: Path
+    folder: Path
+    before: dict[str, dict[str, list[tuple]]]  # each case's logbook rows before the run
+
+
+@pytest.fixture(scope="module")
+def batch(tmp_path_factory) -> Batch:
+    """Seed a good version of every case's logbook, then ingest the bad files over them."""
+    root = tmp_path_factory.mktemp("bad-inputs")
+    db, seed, folder = root / "store.duckdb", root / "seed", root / "files"
+    seed.mkdir()
+    folder.mkdir()
+    for case in CASES:
+        (seed / f"{case.logbook}.md").write_text(logbook(2))
+    ingest(sorted(seed.iterdir()), db=db, classify=no_labels)
+    before = {case.logbook: snapshot(db, case.logbook) for case in CASES}
+    for case in CASES:
+        (folder / case.file).write_bytes(case.make())
+    for name, (data, _) in GOOD.items():
+        (folder / name).write_bytes(data)
+    files = [folder / case.file for case in CASES] + [folder / name for name in GOOD]
+    return Batch(logbook_cli("ingest", "--db", db, *files, timeout=180), db, folder, before)
+
+
+def test_batch_exits_1_with_one_line_per_failed_file_and_no_traceback(batch):
+    failing = [c for c in CASES if c.error]
+    assert batch.run.returncode == 1
+    assert "Traceback" not in batch.run.stderr
+    assert len(batch.run.errors) == len(failing), batch.run.stderr
+    assert all(line.startswith("error: ") for line in batch.run.errors)
+
+
+def test_batch_runs_in_bounded_time_and_memory(batch):
+    assert batch.run.cpu_seconds < 60, batch.run
+    assert batch.run.max_rss_mb < 1024, batch.run
+
+
+def test_good_files_of_the_batch_still_ingest(batch):
+    counts = entry_counts(batch.db)
+    for name, (_, entries) in GOOD.items():
+        assert counts[Path(name).stem] == entries
+        assert f"{Path(name).stem}: {entries} entries, {entries} dated" in batch.run.stdout
+
+
+@pytest.mark.parametrize("case", [c for c in CASES if c.error], ids=lambda c: c.file)
+def test_a_bad_file_gives_one_error_line_and_leaves_the_db_as_it_was(batch, case):
+    path = batch.folder / case.file
+    mine = [line for line in batch.run.errors if line.startswith(f"error: {path}: ")]
+    assert len(mine) == 1, batch.run.stderr
+    assert mine[0].startswith(f"error: {path}: {case.error}"), mine[0]
+    assert snapshot(batch.db, case.logbook) == batch.before[case.logbook]
+
+
+@pytest.mark.parametrize("case", [c for c in CASES if not c.error], ids=lambda c: c.file)
+def test_an_unusual_file_ingests_correctly(batch, case):
+    path = batch.folder / case.file
+    assert not [line for line in batch.run.errors if f" {path}: " in line]
+    rows = snapshot(batch.db, case.logbook)
+    assert [row[3] for row in rows["logbooks"]] == [case.format]
+    texts = [text for *_, text in rows["entries"]]
+    assert any(case.text in text for text in texts), texts
+    assert not any(set(CONTROLS) & set(text) for text in texts)
+
+
+def _ingest_alone(folder: Path, name: str, data: bytes, *options: str) -> CliRun:
+    """One big file and one small good one in a batch of their own (for their own rusage)."""
+    (folder / name).write_bytes(data)
+    (folder / "small.md").write_text(logbook(2))
+    return logbook_cli("ingest", "--db", folder / "store.duckdb", *options,
+                       folder / name, folder / "small.md")
+
+
+def _assert_ingested(run: CliRun, folder: Path, entries: dict[str, int]) -> None:
+    assert (run.returncode, run.stderr) == (0, ""), run
+    assert entry_counts(folder / "store.duckdb") == entries
+
+
+# The classifier (spaCy) refuses a text over 1,000,000 characters (E088): the
+# file fails cleanly with one error line, but it should ingest. Owner: label.py.
+@pytest.mark.xfail(reason="label.py: spaCy nlp.max_length 1,000,000 rejects a 1 MB entry (E088)",
+                   strict=True)
+def test_a_1mb_single_line_ingests(tmp_path):
+    line = ("GPU node 7 failed again, restarted from the last checkpoint; " * 20_000)[:MB]
+    run = _ingest_alone(tmp_path, "one-line.md", f"# 2022-03-01 Notes\n\n{line}\n".encode())
+    assert run.max_rss_mb < 1024, run
+    _assert_ingested(run, tmp_path, {"one-line": 1, "small": 2})
+    assert snapshot(tmp_path / "store.duckdb", "one-line")["entries"][0][-1] == line
+
+
+# --no-label below: the classifier labels ~130 kB/s, which would make these
+# minutes long; what is under test here is reading, segmenting and storing.
+def test_100000_headings_ingest_in_bounded_time_and_memory(tmp_path):
+    run = _ingest_alone(tmp_path, "headings.md", logbook(100_000).encode(), "--no-label")
+    _assert_ingested(run, tmp_path, {"headings": 100_000, "small": 2})
+    assert run.cpu_seconds < 90 and run.max_rss_mb < 1536, run
+
+
+@pytest.mark.slow
+def test_a_50mb_text_file_ingests_in_bounded_time_and_memory(tmp_path):
+    text = logbook(22_000, markdown=False, body_lines=40)
+    assert len(text) > 50 * MB
+    run = _ingest_alone(tmp_path, "big.txt", text.encode(), "--no-label")
+    _assert_ingested(run, tmp_path, {"big": 22_000, "small": 2})
+    assert run.cpu_seconds < 120 and run.max_rss_mb < 2048, run
