@@ -184,8 +184,9 @@ def zone_info(zone: str | None) -> ZoneInfo | None:
     if key in ZONES:
         return ZoneInfo(ZONES[key])
     offset = re.fullmatch(r"UTC([+-])(\d{1,2})", key)
-    if offset:  # POSIX Etc/ zones have inverted signs
-        return ZoneInfo(f"Etc/GMT{'-' if offset.group(1) == '+' else '+'}{int(offset.group(2))}")
+    if offset:  # POSIX Etc/ zones have inverted signs and exist for -14..+12 only
+        hours = int(offset.group(2)) * (1 if offset.group(1) == "+" else -1)
+        return ZoneInfo(f"Etc/GMT{-hours:+d}") if -12 <= hours <= 14 else None
     try:
         return ZoneInfo(zone.strip())
     except (ZoneInfoNotFoundError, ValueError):

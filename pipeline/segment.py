@@ -86,10 +86,11 @@ def _find_headings(lines: list[Line], dayfirst: bool) -> list[_Heading]:
         level = line.level or levels.get((line.size, line.bold))
         if level is None and _standalone(lines, i) and line.bold:
             level = levels.get("bold")
-        when = dates.leading_when(text, dayfirst)
         in_list = bool(heads) and heads[-1].level == _BODY_LEVEL and i - heads[-1].index <= 2
-        date_led = (when is not None and line.indent < _INDENTED
-                    and (_starts_block(lines, i) or in_list) and not _log_line(when, text))
+        could_lead = level is not None or (
+            line.indent < _INDENTED and (_starts_block(lines, i) or in_list))
+        when = dates.leading_when(text, dayfirst) if could_lead else None
+        date_led = when is not None and not _log_line(when, text)
         if level is None and date_led:
             level = _BODY_LEVEL
         if level is not None:
@@ -299,9 +300,10 @@ def _body_text(body: list[Line]) -> str:
 def _complete_dates(entries: list[Entry], no_year: dict[int, tuple[int, int]],
                     default_timezone: str | None) -> None:
     """Years from neighbours, UTC timestamps, chronology flags."""
+    nearest = _nearest_dated(entries, no_year) if no_year else []
     for i, entry in enumerate(entries):
         if i in no_year:
-            neighbour = _nearest_dated(entries, i, no_year)
+            neighbour = nearest[i]
             if neighbour is not None:
                 month, day = no_year[i]
                 entry.date, entry.date_inferred = dates.infer_year(month, day, neighbour), True
@@ -312,9 +314,17 @@ def _complete_dates(entries: list[Entry], no_year: dict[int, tuple[int, int]],
         entry.chronology_anomaly = flag
 
 
-def _nearest_dated(entries: list[Entry], i: int, no_year: dict) -> date | None:
-    """The closest entry in document order whose date has a written year."""
-    for j in [*range(i - 1, -1, -1), *range(i + 1, len(entries))]:
-        if entries[j].date is not None and j not in no_year:
-            return entries[j].date
-    return None
+def _nearest_dated(entries: list[Entry], no_year: dict) -> list[date | None]:
+    """Per entry, the closest date with a written year: before it if any, else after it.
+
+    Two linear passes, so a logbook of thousands of `Nov 5` headings stays linear.
+    """
+    written = [e.date if e.date is not None and i not in no_year else None
+               for i, e in enumerate(entries)]
+    before, after, last = [None] * len(entries), [None] * len(entries), None
+    for i, value in enumerate(written):
+        before[i], last = last, value or last
+    last = None
+    for i in range(len(written) - 1, -1, -1):
+        after[i], last = last, written[i] or last
+    return [b or a for b, a in zip(before, after, strict=True)]
