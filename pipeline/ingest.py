@@ -198,7 +198,7 @@ def _parse_all(sources: list[Source], timezone: str | None, classify: Classify |
     context = multiprocessing.get_context("spawn")
     done = 0
     with ProcessPoolExecutor(min(workers, len(sources)), mp_context=context,
-                             initializer=_start_worker, initargs=(classify,)) as pool:
+                             initializer=_start_worker, initargs=(classify, os.getpid())) as pool:
         try:
             for outcome in pool.map(_parse_in_worker, sources, repeat(timezone),
                                     repeat(pdf_backend)):
@@ -207,16 +207,26 @@ def _parse_all(sources: list[Source], timezone: str | None, classify: Classify |
         except BrokenProcessPool as exc:  # a worker died (out of memory, killed)
             for _ in sources[done:]:
                 yield None, f"worker process died ({exc})"
+        except (KeyboardInterrupt, GeneratorExit):  # stop now: what is stored stays stored
+            pool.shutdown(wait=False, cancel_futures=True)
+            raise
 
 
 _worker_classify: Classify | None = None
 
 
-def _start_worker(classify: Classify | None) -> None:
-    """Build the classifier once per worker process, not once per file."""
+def _start_worker(classify: Classify | None, parent: int) -> None:
+    """Build the classifier once per worker process, not once per file.
+
+    A worker dies with the ingest (kill -9) and leaves Ctrl-C to it: the parent
+    decides what to keep, so workers never print their own tracebacks.
+    """
     global _worker_classify
-    if sys.platform.startswith("linux"):  # die with the ingest (kill -9); never linger
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if sys.platform.startswith("linux"):
         ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+        if os.getppid() != parent:  # the parent died before the signal was armed
+            os._exit(1)
     _worker_classify = classify or _default_classifier()
 
 
