@@ -50,6 +50,10 @@ _TIME = re.compile(
 )
 _ZONE = re.compile(r"\s*\(?(?P<zone>Z|[A-Z]{2,5}|UTC[+-]\d{1,2})\)?(?![\w])")
 
+# What may stand before a leading date: space, emphasis, a Markdown '#', a bracket, a weekday.
+_LEAD = re.compile(
+    r"^(?:\s|\*\*|__|#+\s|[\[(]|(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]*\.?,?\s+(?=\w))*")
+
 # Abbreviations as written in logbooks -> IANA zones; a US "ET"/"PT" follows DST.
 ZONES = {
     "UTC": "UTC", "GMT": "UTC", "Z": "UTC",
@@ -126,11 +130,11 @@ def _to_match(m: re.Match, dayfirst: bool) -> DateMatch | None:
 
 
 def leading_when(text: str, dayfirst: bool = False) -> When | None:
-    """The date (and time, zone) a line begins with, after emphasis or an opening bracket.
+    """The date (and time, zone) a line begins with, after emphasis, a bracket or a weekday.
 
     A list item (`* 2021-11-17 ...`, `- Nov 5: ...`) does not begin with a date.
     """
-    lead = len(text) - len(re.sub(r"^(?:\s|\*\*|__|#+\s|[\[(])*", "", text))
+    lead = len(text) - len(_LEAD.sub("", text))
     dates = find_dates(text, dayfirst)
     if not dates or dates[0].start != lead:
         return None

@@ -57,6 +57,9 @@ def test_a_date_inside_a_title_is_not_leading():
     assert heading_when(title).date.value == date(2021, 11, 5)
     assert leading_when("* 2021-11-17 a list item") is None
     assert leading_when("**2021-11-17** bold").date.value == date(2021, 11, 17)
+    assert leading_when("Monday, November 22, 2021").date.value == date(2021, 11, 22)
+    assert leading_when("Tue 2021-11-23 09:00 UTC").time == "09:00"
+    assert leading_when("Monday we restarted on 2021-11-22") is None
 
 
 def test_numbers_after_a_date_are_not_times():

@@ -13,7 +13,6 @@ import logging
 import re
 import unicodedata
 from collections import Counter
-from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -56,6 +55,7 @@ class PdfLine:
     bold: bool
     code: bool
     char_width: float
+    spans: tuple[tuple[float, str], ...] = ()  # (x0, text) of each char or word, for code layout
 
 
 def read_pdf(path: Path) -> Document:
@@ -119,25 +119,31 @@ def _page_lines(page) -> list[PdfLine]:
             bold=all(_BOLD.search(c["fontname"]) for c in chars),
             code=all(_MONO.search(c["fontname"]) for c in chars),
             char_width=chars[0]["width"] or chars[0]["size"] * 0.6,
+            spans=tuple((c["x0"], c["text"]) for c in chars),
         ))
     return lines
 
 
 def strip_furniture(pages: list[list[PdfLine]]) -> list[list[PdfLine]]:
-    """Drop header/footer lines: known renderer patterns, or text repeated on most pages."""
-    def shape(text: str) -> str:
-        return re.sub(r"\d+", "#", text.lower())
+    """Drop header/footer lines: known renderer patterns, or text repeated on most pages.
+
+    A repeat counts only at the same height on the page and outside code: a log
+    excerpt that runs over pages puts same-shaped lines at every page's top.
+    """
+    def key(line: PdfLine) -> tuple[str, int]:
+        return re.sub(r"\d+", "#", line.text.lower()), round(line.top / 3)
 
     edges = Counter()
     for placed in pages:
-        edge = {shape(line.text) for line in placed[:_EDGE_LINES] + placed[-_EDGE_LINES:]}
-        edges.update(edge)
-    repeated = {s for s, n in edges.items() if n >= max(2, 0.6 * len(pages))}
+        edges.update({key(line) for line in placed[:_EDGE_LINES] + placed[-_EDGE_LINES:]
+                      if not line.code})
+    repeated = {k for k, n in edges.items() if n >= max(2, 0.6 * len(pages))}
 
     def is_furniture(line: PdfLine, at_edge: bool) -> bool:
         if not at_edge:
             return False
-        return shape(line.text) in repeated or any(p.search(line.text) for p in FURNITURE)
+        return ((not line.code and key(line) in repeated)
+                or any(p.search(line.text) for p in FURNITURE))
 
     cleaned = []
     for placed in pages:
@@ -149,25 +155,34 @@ def strip_furniture(pages: list[list[PdfLine]]) -> list[list[PdfLine]]:
     return cleaned
 
 
-def _to_lines(placed: Iterable[PdfLine], margin: float, pitch: dict[float, float]) -> list[Line]:
-    """Blank lines at paragraph gaps; code lines re-indented from their x position."""
+def _to_lines(placed: list[PdfLine], margin: float, pitch: dict[float, float]) -> list[Line]:
+    """Blank lines at paragraph gaps; code lines laid out on their monospace columns."""
     out: list[Line] = []
     previous: PdfLine | None = None
-    block_x0 = 0.0
-    for line in placed:
+    origin = 0.0
+    for i, line in enumerate(placed):
         usual = pitch.get(line.size, 1.2 * line.size)
         if previous is not None and line.top - previous.top > _PARAGRAPH_GAP * usual:
             out.append(Line("", page=line.page))
         if line.code and not (previous and previous.code):
-            block_x0 = line.x0
-        text = line.text
-        if line.code:
-            indent = max(0, round((line.x0 - block_x0) / line.char_width))
-            text = " " * indent + text
+            block = itertools.takewhile(lambda x: x.code, placed[i:])
+            origin = min(x.x0 for x in block)
+        text = _monospaced(line, origin) if line.code else line.text
         out.append(Line(text, page=line.page, size=line.size, bold=line.bold, code=line.code,
                         indent=round(max(0.0, line.x0 - margin), 1)))
         previous = line
     return out
+
+
+def _monospaced(line: PdfLine, origin: float) -> str:
+    """A code line with its indentation and inner runs of spaces, from character columns."""
+    if not line.spans:
+        return " " * max(0, round((line.x0 - origin) / line.char_width)) + line.text
+    text = ""
+    for x0, piece in line.spans:
+        column = max(round((x0 - origin) / line.char_width), len(text))
+        text = text.ljust(column) + piece
+    return unicodedata.normalize("NFKC", text).rstrip()
 
 
 def _line_pitch(pages: list[list[PdfLine]]) -> dict[float, float]:

@@ -210,6 +210,7 @@ class _PageReader:
             bottom=max(w.top for w in words) + size, x0=first.x0, size=size,
             bold=all(w.bold for w in words), code=all(w.code for w in words),
             char_width=self._char_width(first, first.code) or size * 0.6,
+            spans=tuple((w.x0, w.text) for w in words),
         )
 
     def _char_width(self, word: _Word, mono: bool) -> float:

@@ -1,0 +1,82 @@
+"""What PDF renderers do to text, undone: broken tokens, page furniture in code, NFKC."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from fpdf import FPDF
+
+from pipeline.read import PDF_BACKENDS, read_pdf
+from pipeline.segment import segment
+
+DEJAVU = Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
+
+
+class Footed(FPDF):
+    def footer(self):
+        self.set_y(-15)
+        self.set_font("Helvetica", size=8)
+        self.cell(0, 6, f"Page {self.page_no()} of {{nb}}")
+
+
+def lines_pdf(path: Path, heading: str, body: list[str], code: list[str]) -> Path:
+    """One entry: a bold heading, body lines placed as given, then a long code block."""
+    pdf = Footed(format="letter")
+    pdf.alias_nb_pages()
+    pdf.set_auto_page_break(auto=True, margin=20)
+    pdf.add_page()
+    pdf.set_font("Helvetica", "B", 16)
+    pdf.cell(0, 9, heading, new_x="LMARGIN", new_y="NEXT")
+    pdf.set_font("Helvetica", size=11)
+    for line in body:
+        pdf.cell(0, 5.5, line, new_x="LMARGIN", new_y="NEXT")
+    pdf.ln(4)
+    pdf.set_font("Courier", size=9)
+    for line in code:
+        pdf.cell(0, 4.5, line, new_x="LMARGIN", new_y="NEXT")
+    pdf.output(str(path))
+    return path
+
+
+CODE = [f"iteration {i:6d} | lm loss: 2.{i % 97:02d} | grad norm: 0.{i % 89:02d}"
+        for i in range(1000, 1000 + 130)]  # spans a page break
+
+
+@pytest.fixture(scope="module", params=PDF_BACKENDS)
+def entry(request, tmp_path_factory):
+    path = lines_pdf(tmp_path_factory.mktemp("noise") / "noise.pdf", "2022-04-29 crash notes",
+                     ["The job died at 2022-04-", "29T20:28:38 and the code is open-",
+                      "sourced at https://example.org/logs/",
+                      "run12/index.html for everyone."], CODE)
+    [only] = segment(read_pdf(path, backend=request.param))
+    return only
+
+
+def test_tokens_broken_at_a_hyphen_or_slash_are_rejoined(entry):
+    assert "2022-04-29T20:28:38" in entry.text
+    assert "open-sourced" in entry.text  # the real hyphen stays
+    assert "https://example.org/logs/run12/index.html" in entry.text
+
+
+def test_page_footer_inside_a_code_block_is_removed(entry):
+    assert entry.page_start == 1 and entry.page_end == 3
+    assert "Page 1 of" not in entry.text
+    code = entry.text[entry.text.index("iteration"):]
+    assert code.splitlines() == CODE  # unbroken across the page
+
+
+@pytest.mark.skipif(not DEJAVU.exists(), reason=f"{DEJAVU} not installed (fonts-dejavu-core)")
+def test_compatibility_characters_are_normalised(tmp_path):
+    pdf = FPDF()
+    pdf.add_font("DejaVu", fname=str(DEJAVU))
+    pdf.add_page()
+    pdf.set_font("DejaVu", size=16)
+    pdf.cell(0, 9, "2022-05-01 ﬁxed ① checkpoint", new_x="LMARGIN", new_y="NEXT")
+    pdf.set_font("DejaVu", size=11)
+    pdf.cell(0, 6, "The ﬁle system is back.")
+    pdf.output(str(tmp_path / "nfkc.pdf"))
+    for backend in PDF_BACKENDS:
+        [only] = segment(read_pdf(tmp_path / "nfkc.pdf", backend=backend))
+        assert (only.heading, only.text) == ("2022-05-01 fixed 1 checkpoint",
+                                             "The file system is back.")
