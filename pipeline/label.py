@@ -4,8 +4,8 @@ All knowledge lives in data: `data/taxonomy.yaml` holds each code's spaCy
 token patterns and phrase lists, `data/context.yaml` the ConText triggers
 that stop a cue from counting (negated, hypothetical, another project's,
 general advice). This module only wires them into one spaCy pipeline
-(blank English + sentencizer + two span rulers), so it can be built once and
-run with `nlp.pipe` over many entries.
+(blank English + sentencizer + two span rulers, see patterns.AnchoredRuler),
+so it can be built once and run with `nlp.pipe` over many entries.
 """
 
 from __future__ import annotations
@@ -15,15 +15,17 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
 import spacy
 import yaml
+from spacy.attrs import IS_SPACE
 from spacy.language import Language
 from spacy.tokens import Doc
 
 from . import context
 from .metrics import mine
 from .models import FAULT, INTERVENTION, Entry, Label, LabelledEntry
-from .patterns import optimise
+from .patterns import optimise  # also registers the "anchored_span_ruler" factory
 
 DATA_DIR = Path(__file__).resolve().parents[1] / "data"
 TAXONOMY_PATH = DATA_DIR / "taxonomy.yaml"
@@ -45,6 +47,7 @@ class _Rule:
     source: str
     confidence: float
     unless: frozenset[str]  # drop this cue when the entry already has one of these codes
+    inside: frozenset[str]  # drop this cue when a cue of one of these codes covers it
 
 
 def _read_taxonomy(path: Path | None) -> dict:
@@ -100,9 +103,9 @@ def normalise(text: str) -> tuple[str, list[int]]:
 @Language.component("line_sentences")
 def line_sentences(doc: Doc) -> Doc:
     """Start a sentence after each hard line break: log lines have no full stops."""
-    for tok in doc[:-1]:
-        if tok.is_space and "\n" in tok.text:
-            doc[tok.i + 1].is_sent_start = True
+    for i in np.flatnonzero(doc.to_array(IS_SPACE)[:-1]).tolist():
+        if "\n" in doc[i].text:
+            doc[i + 1].is_sent_start = True
     return doc
 
 
@@ -124,6 +127,7 @@ class Classifier:
                     source=f"taxonomy:{group.get('name', rule_id)}",
                     confidence=float(group.get("confidence", 0.8)),
                     unless=frozenset(group.get("unless", ())),
+                    inside=frozenset(group.get("inside", ())),
                 )
                 for pattern in group.get("phrases", []) + group.get("tokens", []):
                     patterns.append({"label": code, "pattern": optimise(pattern), "id": rule_id})
@@ -132,8 +136,8 @@ class Classifier:
         self._ruler("context_ruler", context.SPANS_KEY, context_patterns)
 
     def _ruler(self, name: str, key: str, patterns: list[dict]) -> None:
-        config = {"spans_key": key, "phrase_matcher_attr": "LOWER", "validate": True}
-        self.nlp.add_pipe("span_ruler", name=name, config=config).add_patterns(patterns)
+        ruler = self.nlp.add_pipe("anchored_span_ruler", name=name, config={"spans_key": key})
+        ruler.add_patterns(patterns)
 
     def classify(self, entries: Iterable[Entry]) -> list[LabelledEntry]:
         """Label a logbook's entries (all of them at once, so the logbook's own model is known)."""
@@ -160,7 +164,8 @@ class Classifier:
             rule = self.rules[span.id_]
             if context.modifier(span, rule.kind, found):
                 continue
-            start, end = where[span.start_char], where[span.end_char - 1] + 1
+            words = [tok for tok in span if not tok.is_space] or list(span)
+            start, end = where[words[0].idx], where[words[-1].idx + len(words[-1]) - 1] + 1
             label = Label(
                 kind=rule.kind,
                 code=rule.code,
@@ -174,13 +179,22 @@ class Classifier:
             yield label, rule
 
 
+def _covered(label: Label, rule: _Rule, cues: list[tuple[Label, _Rule]]) -> bool:
+    """True if a cue of one of the rule's `inside` codes spans this cue's words."""
+    return any(
+        other.code in rule.inside and other.field == label.field
+        and other.start <= label.start and label.end <= other.end
+        for other, _ in cues
+    )
+
+
 def _best(cues: list[tuple[Label, _Rule]]) -> list[Label]:
     """One label per code: the most confident cue, the earliest on ties (heading first)."""
     codes = {label.code for label, _ in cues}
     best: dict[str, Label] = {}
     order = {field: i for i, field in enumerate(FIELDS)}
     for label, rule in cues:
-        if rule.unless & codes:
+        if rule.unless & codes or (rule.inside and _covered(label, rule, cues)):
             continue
         key = (-label.confidence, order[label.field], label.start)
         held = best.get(label.code)

@@ -1,8 +1,9 @@
 """Numbers mined from an entry: steps, losses, throughput, settings before/after, costs.
 
 The regexes live in `data/metrics.yaml` so that a new log format means a new
-line of data; this module compiles them once and turns matches into Metric
-objects whose offsets point into the entry's heading or text.
+line of data; this module compiles them once (with the literal text each one
+needs, so that most are skipped by a substring test) and turns matches into
+Metric objects whose offsets point into the entry's heading or text.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from pathlib import Path
 import yaml
 
 from .models import Entry, Metric
+from .patterns import clue
 
 METRICS_PATH = Path(__file__).resolve().parents[1] / "data" / "metrics.yaml"
 FIELDS = ("heading", "text")
@@ -28,6 +30,7 @@ class _Pattern:
     regex: re.Pattern[str]
     factor: float
     scale: dict[str, float]
+    clue: frozenset[str] | None  # one of these is in any text the regex matches (case-folded)
 
 
 @cache
@@ -40,7 +43,8 @@ def _patterns(path: Path = METRICS_PATH) -> tuple[_Pattern, ...]:
             item = item if isinstance(item, dict) else {"regex": item}
             regex = re.compile(item["regex"], re.IGNORECASE)
             factor = float(item.get("factor", 1.0))
-            out.append(_Pattern(spec["name"], spec.get("unit"), regex, factor, scale))
+            found = clue(item["regex"])
+            out.append(_Pattern(spec["name"], spec.get("unit"), regex, factor, scale, found))
     return tuple(out)
 
 
@@ -67,7 +71,10 @@ def mine(entry: Entry) -> list[Metric]:
     found: dict[tuple[str, str, int], Metric] = {}
     for field in FIELDS:
         text = getattr(entry, field) or ""
+        folded = text.casefold()
         for p in _patterns():
+            if p.clue and not any(c in folded for c in p.clue):
+                continue  # a substring test is much cheaper than running the regex
             for m in p.regex.finditer(text):
                 for metric in _metrics(p, m, field):
                     key = (metric.name, field, metric.start)

@@ -69,6 +69,64 @@ def test_cues_state_the_taxonomy_meaning(classifier: Classifier, text: str, code
     assert code in codes(classifier, text)
 
 
+# Written for these tests in other logbook styles (on-call notes, chat, incident
+# reports, log lines): one or more per code, none copied from the dev logbooks.
+OTHER_STYLES = [
+    ("03:12 node17 unreachable, paged infra", "hardware.node"),
+    ("srun: error: Node failure on gpu-st-p4d-77", "hardware.node"),
+    ("gpu 3 on dgx-042 dead again, Xid 79", "hardware.gpu"),
+    ("DRAM uncorrectable count went to 1 on r7i3n0", "hardware.memory"),
+    ("bit flip suspected? no - confirmed checksum mismatch on rank 12 grads", "hardware.sdc"),
+    ("ib link flapping on leaf switch 4, nccl timeouts everywhere", "network.interconnect"),
+    ("ckpt upload to s3 failed twice, retried by hand", "storage.io"),
+    ("rank 0 segfault in the fused adam kernel", "software.crash"),
+    ("Traceback (most recent call last):\nRuntimeError: NCCL communicator was aborted",
+     "software.crash"),
+    ("job hung in allreduce for 40 min, killed it", "software.hang"),
+    ("found a bug in the grad accumulation: steps were counted twice", "software.bug"),
+    ("numbers shifted after the torch 2.1 vs 2.0 comparison run", "software.dependency"),
+    ("ugh, cloud ops took 9 hours to hand us a working host :(", "infra.provider"),
+    ("we're still pending for 6 hours behind the other allocation, ugh", "infra.scheduler"),
+    ("heads up: cluster maintenance Tue 06:00-10:00, job will be down", "infra.maintenance"),
+    ("loss spiked to 4.1 at 21k, came back down by itself", "numerics.loss_spike"),
+    ("loss has been climbing since 30k, this is a divergence imo", "numerics.divergence"),
+    ("grad norm went to inf and then NaNs everywhere", "numerics.overflow"),
+    ("throughput dropped from 152 to 131 TFLOPs after the reshuffle", "performance.throughput"),
+    ("saw a batch of malformed samples with broken unicode in shard 812", "data.quality"),
+    ("turned out the position embeddings were not training at all", "model.architecture"),
+    ("Remediation: we swapped out the failing machine and relaunched the job.", "node_replacement"),
+    ("The on-call engineer drained host gpu-a-113 and cordoned it for repair.", "node_replacement"),
+    ("scontrol update nodename=gpu-st-p4d-77 state=drain reason=xid", "node_replacement"),
+    ("The job was requeued at 14:05 and resumed from the latest checkpoint.", "restart"),
+    ("We went back to step 41000 to get past the unstable stretch.", "rollback"),
+    ("As a mitigation the team skipped the batches between 41000 and 41200.", "skip_data"),
+    ("The learning rate was reduced by a third for the remainder of training.", "lr_change"),
+    ("Gradient clipping was tightened to 0.5.", "clip_change"),
+    ("We switched the optimizer to AdamW with beta2 lowered to 0.95.", "optimizer_change"),
+    ("We replaced GeLU with SwiGLU in the MLP blocks.", "architecture_change"),
+    ("Attention logits are now kept in fp32 from this run on.", "precision_change"),
+    ("The micro batch size was increased from 1 to 2.", "hyperparameter_change"),
+    ("We scaled the run down from 128 to 96 nodes while capacity is short.", "parallelism_change"),
+    ("A GPU burn-in ran on every replacement node before it joined.", "health_check"),
+    ("From now on we keep only the last 3 checkpoints on local disk.", "checkpoint_policy"),
+    ("A workaround for the deadlock was merged into our fork.", "code_fix"),
+    ("We pinned NCCL to 2.18.3 after the regression.", "dependency_change"),
+    ("The offending shards were filtered out of the dataset.", "data_change"),
+    ("The auto-recovery script replaced the node and restarted training unattended.",
+     "automation"),
+]
+
+
+def test_every_code_has_a_case_in_another_style() -> None:
+    taxonomy = load_taxonomy()
+    assert {code for _, code in OTHER_STYLES} == set(taxonomy[FAULT]) | set(taxonomy[INTERVENTION])
+
+
+@pytest.mark.parametrize(("text", "code"), OTHER_STYLES)
+def test_cues_generalise_to_other_styles(classifier: Classifier, text: str, code: str) -> None:
+    assert code in codes(classifier, text, heading="2024-03-02 14:10")
+
+
 @pytest.mark.parametrize(
     ("text", "code"),
     [
@@ -80,11 +138,38 @@ def test_cues_state_the_taxonomy_meaning(classifier: Classifier, text: str, code
         ("Things to try next: skip the bad batches and reduce clipping.", "clip_change"),
         ("GPT-3 used a lower learning rate and never had a loss spike.", "numerics.loss_spike"),
         ("In general, NCCL timeouts are something to always prepare for.", "network.interconnect"),
+        # one or more per rule of data/context.yaml, in other styles
+        ("ecc errors: none on r7i3n0 since the swap", "hardware.memory"),  # NEGATED forward
+        ("the NCCL timeout was not the issue, it was the dataloader", "network.interconnect"),
+        ("could a bit flip explain the jump at 12k?", "hardware.sdc"),  # HYPOTHETICAL backward
+        ("Loss spikes could become a real problem at this scale.", "numerics.loss_spike"),
+        ("added an alert for Xid errors in grafana", "hardware.gpu"),  # what a check looks for
+        ("Kept the softmax in fp32 to avoid overflow in the attention.", "numerics.overflow"),
+        ("next step: requeue once the fix lands", "restart"),  # PLAN
+        ("The other team's run hit NaNs today.", "numerics.overflow"),  # OTHER_PROJECT
+        ("Saw NaNs on the shared dashboard, unrelated to ours.", "numerics.overflow"),
+        ("Best practice: exclude nodes with any Xid before relaunching.", "node_replacement"),
+        ("```\n# restart the job when the node is back\nsbatch train.slurm\n```", "restart"),
     ],
 )
 def test_context_rules_drop_cues_that_did_not_happen_here(
     classifier: Classifier, text: str, code: str
 ) -> None:
+    assert code not in codes(classifier, text)
+
+
+@pytest.mark.parametrize(
+    ("text", "code"),
+    [
+        ("the loss recovered by itself after 200 steps", "automation"),
+        ("we save a checkpoint every 100 iterations, as always", "checkpoint_policy"),
+        ("EDAC: 69 corrected, then one uncorrected", "code_fix"),
+        ("on reload the learning rate is increased by 2.2x", "lr_change"),
+        ("Xid 79 on gpu 5 of node17: the GPU died", "hardware.node"),
+        ("WPS went down by 3% without any crash", "automation"),
+    ],
+)
+def test_lookalikes_are_not_the_code(classifier: Classifier, text: str, code: str) -> None:
     assert code not in codes(classifier, text)
 
 
@@ -129,6 +214,20 @@ def test_evidence_offsets_survive_wrapped_lines_and_headings(classifier: Classif
     assert found["hardware.gpu"].evidence == "missing\nGPUs"
     assert "rollback" in found and "restart" not in found  # a rollback is the specific restart
     assert len(labelled.labels) == len(found)
+
+
+def test_a_cue_inside_a_more_specific_cue_is_that_code(classifier: Classifier) -> None:
+    storage = "Saving checkpoint 24000 hung on the blob store for 20 minutes."
+    assert {"storage.io"} == codes(classifier, storage) & {"storage.io", "software.hang"}
+    hang = "The job hung at the start of eval, no new iterations for an hour."
+    assert "software.hang" in codes(classifier, hang)
+
+
+def test_evidence_never_ends_in_a_line_break(classifier: Classifier) -> None:
+    entry = Entry(seq=1, heading="x", text="training stuck\nNext: py-spy on rank 0")
+    [labelled] = classifier.classify([entry])
+    check_offsets([labelled])
+    assert [lb.evidence for lb in labelled.labels if lb.code == "software.hang"] == ["stuck"]
 
 
 def test_normalise_maps_back_to_the_original_offsets() -> None:
