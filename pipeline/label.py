@@ -114,6 +114,9 @@ class Classifier:
 
     def __init__(self, taxonomy_path: Path | None = None, context_path: Path | None = None):
         self.nlp = spacy.blank("en")
+        # spaCy's 1M-character cap guards parser/NER memory; rule matching on a blank
+        # pipeline is linear, and a logbook entry (a pasted log) may be longer.
+        self.nlp.max_length = 100_000_000
         self.nlp.add_pipe("sentencizer")
         self.nlp.add_pipe("line_sentences")
         self.rules: dict[str, _Rule] = {}

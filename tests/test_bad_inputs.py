@@ -170,10 +170,6 @@ def _assert_ingested(run: CliRun, folder: Path, entries: dict[str, int]) -> None
     assert entry_counts(folder / "store.duckdb") == entries
 
 
-# The classifier (spaCy) refuses a text over 1,000,000 characters (E088): the
-# file fails cleanly with one error line, but it should ingest. Owner: label.py.
-@pytest.mark.xfail(reason="label.py: spaCy nlp.max_length 1,000,000 rejects a 1 MB entry (E088)",
-                   strict=True)
 def test_a_1mb_single_line_ingests(tmp_path):
     line = ("GPU node 7 failed again, restarted from the last checkpoint; " * 20_000)[:MB]
     run = _ingest_alone(tmp_path, "one-line.md", f"# 2022-03-01 Notes\n\n{line}\n".encode())

@@ -7,14 +7,14 @@ WITH lab AS (
 failures AS (
     SELECT logbook, seq, split_part(code, '.', 1) AS family,
            list(code ORDER BY code) AS codes, max(confidence) AS confidence,
-           arg_max(evidence, confidence) AS evidence
+           arg_max(evidence, (confidence, code)) AS evidence
     FROM lab
     WHERE kind = 'fault' AND is_failure_code(code)
     GROUP BY ALL
 ),
 restart_labels AS (
     SELECT logbook, seq, list(code ORDER BY code) AS codes, max(confidence) AS confidence,
-           arg_max(evidence, confidence) AS evidence
+           arg_max(evidence, (confidence, code)) AS evidence
     FROM lab
     WHERE kind = 'intervention' AND code IN ('restart', 'rollback')
     GROUP BY ALL

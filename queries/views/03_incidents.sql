@@ -27,7 +27,8 @@ grouped AS (
            list_sort(list_distinct(flatten(list(codes)))) AS codes,
            list(DISTINCT seq ORDER BY seq) AS seqs,
            bool_or(time_estimated) AS time_estimated,
-           max(confidence) AS confidence, arg_max(evidence, confidence) AS evidence
+           max(confidence) AS confidence,
+           arg_max(evidence, (confidence, -seq, family)) AS evidence  -- ties: earliest entry
     FROM numbered
     GROUP BY ALL
 ),

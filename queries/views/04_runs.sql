@@ -7,8 +7,8 @@ WITH bounds AS (
     SELECT logbook, min(ts) AS first_ts, max(ts) AS last_ts FROM entry_times GROUP BY logbook
 ),
 restarts AS (
-    SELECT logbook, ts, min(seq) AS seq, string_agg(DISTINCT reason, ',') AS reason,
-           bool_or(time_estimated) AS time_estimated, any_value(run_id) AS run_id
+    SELECT logbook, ts, min(seq) AS seq, string_agg(DISTINCT reason, ',' ORDER BY reason) AS reason,
+           bool_or(time_estimated) AS time_estimated, arg_min(run_id, seq) AS run_id
     FROM events WHERE kind = 'restart'
     GROUP BY logbook, ts
 ),
