@@ -2,14 +2,20 @@
 
 What an entry is, stated once:
 - A heading is a line set apart by the format (a Markdown heading, a PDF line
-  in a larger font, a bold line standing alone) or a line that begins with a
-  date or date-time and starts a block.
+  in a larger font, a bold line standing alone, a text line underlined with
+  ===) or an unindented line that begins with a date or date-time and starts
+  a block (or continues a run of such lines). A list item, a log line with
+  seconds, or a date inside a title starts nothing; where styled headings
+  carry dates, plain date-led lines are prose.
+- A heading wraps onto the next line when that line has its style, or when
+  the heading leaves a bracket open.
 - A table of contents repeats later headings with nothing under them: its
-  lines are dropped, but a document that is only a list of dated headers is a
-  list of entries.
+  lines (and adjacent lines naming a later heading) are dropped, but a
+  document that is only a list of dated headers is a list of entries.
 - Where headings carry dates, an undated heading deeper than the dated one
   above it is part of that entry; every other heading starts an entry.
-- An undated heading with no text under it starts nothing.
+- An undated heading with no text under it starts nothing; text before the
+  first heading is an entry of its own.
 """
 
 from __future__ import annotations
