@@ -182,43 +182,53 @@ def _unclosed(text: str) -> bool:
 
 
 def _drop_toc(heads: list[_Heading], lines: list[Line]) -> tuple[list[_Heading], set[int]]:
-    """Headings repeated later with nothing under them are a table of contents.
+    """A table of contents names later headings, a line each (or wrapped over two).
 
-    Returns the headings that remain and the line indices of the TOC, which
-    belong to no entry's text.
+    A run of two or more such lines with nothing else between them is a TOC,
+    and so is a lone one with nothing under it; its lines belong to no entry,
+    however they are styled or indented. Returns the headings that remain and
+    the TOC's line indices.
     """
     def key(text: str) -> str:
         return "".join(_TOC_LEADER.sub("", text).split()).casefold()
 
-    later = Counter(key(h.text) for h in heads)
-    kept, toc = [], set()
-    for i, head in enumerate(heads):
-        later[key(head.text)] -= 1
-        end = heads[i + 1].index if i + 1 < len(heads) else len(lines)
-        empty = not any(line.text.strip() for line in lines[head.index + head.span:end])
-        if empty and later[key(head.text)] > 0:
-            toc.update(range(head.index, head.index + head.span))
+    last_at = {key(h.text): h.index for h in heads}  # a heading's text -> its last place
+    starts = {h.index for h in heads}
+    blank_before = list(itertools.accumulate(
+        (not line.text.strip() for line in lines), initial=0))
+    runs: list[list[tuple[int, int]]] = []
+    i = 0
+    while i < len(lines):
+        span = _names_later_heading(lines, i, last_at, key)
+        if not span:
+            i += 1
+            continue
+        previous = runs[-1][-1] if runs else None
+        if previous and blank_before[i] - blank_before[sum(previous)] == i - sum(previous):
+            runs[-1].append((i, span))
         else:
-            kept.append(head)
-    toc = _toc_neighbours(lines, toc, {key(h.text): h.index for h in kept}, key)
-    return [h for h in kept if h.index not in toc], toc
+            runs.append([(i, span)])
+        i += span
+    toc: set[int] = set()
+    for run in runs:
+        first, span = run[0]
+        nxt = next((j for j in range(first + span, len(lines)) if lines[j].text.strip()), None)
+        if len(run) > 1 or (first in starts and (nxt is None or nxt in starts)):
+            toc.update(j for start, n in run for j in range(start, start + n))
+    return [h for h in heads if h.index not in toc], toc
 
 
-def _toc_neighbours(lines: list[Line], toc: set[int], heading_at: dict[str, int],
-                    key) -> set[int]:
-    """Extend the TOC to adjacent lines that name a later heading (e.g. an undated one)."""
-    if not toc:
-        return toc
-    toc = set(toc)
-    nonblank = [i for i, line in enumerate(lines) if line.text.strip() and not line.code]
-    for _ in range(2):  # forwards then backwards reaches both ends of the TOC block
-        for a, b in itertools.pairwise(nonblank):
-            for inside, other in ((a, b), (b, a)):
-                if inside in toc and other not in toc and heading_at.get(
-                        key(lines[other].text), -1) > other:
-                    toc.add(other)
-        nonblank.reverse()
-    return toc
+def _names_later_heading(lines: list[Line], i: int, last_at: dict[str, int], key) -> int:
+    """How many lines (1 or 2) from i spell a heading that stands later; 0 if none."""
+    text = lines[i].text.strip()
+    if not text or lines[i].code or len(text) > 2 * _MAX_HEADING_CHARS:
+        return 0
+    if last_at.get(key(text), -1) > i:
+        return 1
+    wrapped = i + 1 < len(lines) and lines[i + 1].text.strip() and not lines[i + 1].code
+    if wrapped and last_at.get(key(f"{text} {lines[i + 1].text}"), -1) > i + 1:
+        return 2
+    return 0
 
 
 def _merge_subheadings(heads: list[_Heading]) -> list[_Heading]:

@@ -42,16 +42,22 @@ class LogbookPDF(FPDF):
 
 
 def write_logbook(path: Path, title: str, notes: list[Note], toc: bool = True,
-                  footer_style: str = "browser") -> Path:
+                  footer_style: str = "browser", toc_indent: float = 0.0,
+                  intro: str | None = None) -> Path:
     pdf = LogbookPDF(title, footer_style)
     pdf.alias_nb_pages()
     pdf.add_page()
     pdf.set_font("Helvetica", "B", 20)
     pdf.multi_cell(0, 10, title, new_x="LMARGIN", new_y="NEXT")
     pdf.ln(4)
+    if intro:
+        pdf.set_font("Helvetica", size=11)
+        pdf.multi_cell(0, 5.5, intro, new_x="LMARGIN", new_y="NEXT")
+        pdf.ln(3)
     if toc:
         pdf.set_font("Helvetica", size=11)
         for note in notes:
+            pdf.set_x(pdf.l_margin + toc_indent)
             pdf.multi_cell(0, 6, note.heading, new_x="LMARGIN", new_y="NEXT")
         pdf.ln(6)
     for note in notes:

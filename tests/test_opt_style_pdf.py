@@ -86,6 +86,15 @@ def test_pages_recorded(entries):
     assert entries[0].page_start == 1
 
 
+def test_an_indented_toc_under_an_intro_is_dropped_too(tmp_path):
+    """Google Docs indents its TOC links; the title keeps only its own text."""
+    path = write_logbook(tmp_path / "indented.pdf", "OPT-style logbook", NOTES, toc_indent=8,
+                         intro="Notes of the on-call team, newest first.")
+    got = segment(read(path), default_timezone="ET")
+    assert [e.heading for e in got] == ["OPT-style logbook"] + [n.heading for n in NOTES]
+    assert got[0].text == "Notes of the on-call team, newest first."
+
+
 def test_a_document_that_is_only_headers_is_a_list_of_entries(tmp_path):
     headers = [Note(n.heading) for n in NOTES[:4]]
     path = write_logbook(tmp_path / "headers.pdf", "Headers only", headers, toc=False,

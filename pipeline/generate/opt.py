@@ -187,7 +187,7 @@ def render(out: Path, doc: Doc) -> tuple[Path, list[dict[str, Any]], int]:
         )
         for i, (n, h) in enumerate(zip(newest, heads, strict=True), start=2)
     ]
-    lines = block_lines(title, "title")
+    lines = block_lines(title, "title") + block_lines(doc.intro, "body")
     lines += [ln for r in rows[1:] for ln in block_lines(r["heading"], "toc")]
     for note, row in zip(newest, rows[1:], strict=True):
         lines += block_lines(row["heading"], "head") + body(note)

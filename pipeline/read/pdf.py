@@ -113,13 +113,13 @@ def _page_lines(page) -> list[PdfLine]:
         text = unicodedata.normalize("NFKC", _BULLET.sub("", raw["text"])).strip()
         if not text:
             continue
+        code = all(_MONO.search(c["fontname"]) for c in chars)
         lines.append(PdfLine(
             text=text, page=page.page_number, top=raw["top"], bottom=raw["bottom"],
             x0=raw["x0"], size=sizes.most_common(1)[0][0],
-            bold=all(_BOLD.search(c["fontname"]) for c in chars),
-            code=all(_MONO.search(c["fontname"]) for c in chars),
+            bold=all(_BOLD.search(c["fontname"]) for c in chars), code=code,
             char_width=chars[0]["width"] or chars[0]["size"] * 0.6,
-            spans=tuple((c["x0"], c["text"]) for c in chars),
+            spans=tuple((c["x0"], c["text"]) for c in chars) if code else (),
         ))
     return lines
 

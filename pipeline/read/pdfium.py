@@ -205,12 +205,13 @@ class _PageReader:
         sizes = sum((w.sizes for w in words), Counter())
         size = sizes.most_common(1)[0][0]
         first = words[0]
+        code = all(w.code for w in words)
         return PdfLine(
             text=text, page=self.number, top=min(w.top for w in words),
             bottom=max(w.top for w in words) + size, x0=first.x0, size=size,
-            bold=all(w.bold for w in words), code=all(w.code for w in words),
+            bold=all(w.bold for w in words), code=code,
             char_width=self._char_width(first, first.code) or size * 0.6,
-            spans=tuple((w.x0, w.text) for w in words),
+            spans=tuple((w.x0, w.text) for w in words) if code else (),
         )
 
     def _char_width(self, word: _Word, mono: bool) -> float:
