@@ -24,14 +24,17 @@ from pathlib import Path
 
 from . import dates
 from .models import Document, Entry, LabelledEntry, Line
-from .read import DEFAULT_PDF_BACKEND, SUPPORTED_SUFFIXES, ReadError, read
+from .read import DEFAULT_PDF_BACKEND, SUPPORTED_SUFFIXES, ReadError, pdf_pages, read
 from .segment import segment
 from .store import LogbookRecord, connect, default_db, save_logbook, stored_sha256
 
 Classify = Callable[[Sequence[Entry]], list[LabelledEntry]]
 _CONTROL = re.compile(r"[\x00-\x1f\x7f\u2028\u2029]+")
-# Below this many bytes to parse, starting workers (each loading spaCy) costs more than it saves.
-_PARALLEL_BYTES = 1 << 20
+# Starting a worker (a Python with spaCy and the classifier) costs about a second, so a pool
+# pays only for more work than this, estimated from PDF pages and text bytes.
+_POOL_MIN_SECONDS = 3.0
+_PDF_PAGES_PER_SECOND = 70.0
+_TEXT_BYTES_PER_SECOND = 250_000.0
 
 
 @dataclass(slots=True)
@@ -186,9 +189,8 @@ def _parse_all(sources: list[Source], timezone: str | None, classify: Classify |
     """(Parsed, error) per source, in order: in worker processes when there is enough to do."""
     if not sources:
         return
-    size = sum(path.stat().st_size for source in sources for path in source.paths
-               if path.is_file())
-    if workers < 2 or len(sources) < 2 or size < _PARALLEL_BYTES or not _picklable(classify):
+    if (workers < 2 or len(sources) < 2 or not _picklable(classify)
+            or estimated_seconds(sources) < _POOL_MIN_SECONDS):
         classify = classify or _default_classifier()
         for source in sources:
             yield _attempt(parse, source, timezone, classify, pdf_backend)
@@ -233,6 +235,16 @@ def _start_worker(classify: Classify | None, parent: int) -> None:
 def _parse_in_worker(source: Source, timezone: str | None,
                      pdf_backend: str) -> tuple[Parsed | None, str | None]:
     return _attempt(parse, source, timezone, _worker_classify, pdf_backend)
+
+
+def estimated_seconds(sources: Sequence[Source]) -> float:
+    """A rough single-process parse time: PDFs by their page count, other files by size."""
+    total = 0.0
+    for path in (p for source in sources for p in source.paths if p.is_file()):
+        pages = pdf_pages(path)
+        total += (pages / _PDF_PAGES_PER_SECOND if pages is not None
+                  else path.stat().st_size / _TEXT_BYTES_PER_SECOND)
+    return total
 
 
 def _picklable(classify: Classify | None) -> bool:

@@ -5,13 +5,14 @@ from __future__ import annotations
 from helpers import snapshot
 
 from pipeline.generate import generate
-from pipeline.ingest import _PARALLEL_BYTES, ingest, no_labels
+from pipeline.ingest import _POOL_MIN_SECONDS, Source, estimated_seconds, ingest, no_labels
 
 
 def test_workers_store_the_same_rows_in_input_order(tmp_path):
     files = [generate(tmp_path / f"g{seed}", seed=seed, style="markdown", pages=250).document
              for seed in (1, 2, 3)]
-    assert sum(f.stat().st_size for f in files) >= _PARALLEL_BYTES  # the pool is really used
+    sources = [Source(f.stem, [f]) for f in files]
+    assert estimated_seconds(sources) >= _POOL_MIN_SECONDS  # the pool is really used
     serial = ingest(files, db=tmp_path / "one.duckdb", classify=no_labels, workers=1)
     parallel = ingest(files, db=tmp_path / "two.duckdb", classify=no_labels, workers=2)
     assert [r.logbook for r in parallel] == [f.stem for f in files]

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pypdfium2
+
 from ..models import Document
 from .errors import ReadError
 from .markdown import read_markdown
@@ -21,8 +23,8 @@ SUPPORTED_SUFFIXES = (".pdf", ".md", ".markdown", ".txt", ".text", ".log")
 PDF_BACKENDS = {"pdfium": read_pdf_pdfium, "pdfplumber": read_pdf_pdfplumber}
 DEFAULT_PDF_BACKEND = "pdfium"
 
-__all__ = ["DEFAULT_PDF_BACKEND", "PDF_BACKENDS", "SUPPORTED_SUFFIXES", "ReadError", "read",
-           "read_pdf", "sniff_format"]
+__all__ = ["DEFAULT_PDF_BACKEND", "PDF_BACKENDS", "SUPPORTED_SUFFIXES", "ReadError", "pdf_pages",
+           "read", "read_pdf", "sniff_format"]
 
 
 def sniff_format(path: Path, head: bytes) -> str:
@@ -35,6 +37,21 @@ def sniff_format(path: Path, head: bytes) -> str:
     if suffix in (".md", ".markdown"):
         return "markdown"
     return "text"
+
+
+def pdf_pages(path: Path) -> int | None:
+    """A PDF's page count without reading its text (0 if unreadable); None if not a PDF."""
+    try:
+        with path.open("rb") as fh:
+            if not fh.read(1024).lstrip(b"\x00\t\r\n ").startswith(b"%PDF-"):
+                return None
+        document = pypdfium2.PdfDocument(str(path))
+    except (OSError, pypdfium2.PdfiumError):
+        return 0
+    try:
+        return len(document)
+    finally:
+        document.close()
 
 
 def read_pdf(path: str | Path, backend: str = DEFAULT_PDF_BACKEND) -> Document:
