@@ -15,7 +15,6 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import duckdb
-import pyarrow as pa
 
 from . import corrections
 from .models import Entry, LabelledEntry
@@ -239,6 +238,8 @@ def _insert(con, table: str, rows: list[tuple]) -> None:
     """
     if not rows:
         return
+    import pyarrow as pa  # only writers need it; an unchanged re-ingest starts faster
+
     columns = zip(*rows, strict=True)
     batch = pa.table({f"c{i}": pa.array(column) for i, column in enumerate(columns)})
     con.register("_batch", batch)

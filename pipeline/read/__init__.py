@@ -6,21 +6,20 @@ PDF) and its extension second.
 
 from __future__ import annotations
 
+import importlib
 from pathlib import Path
-
-import pypdfium2
 
 from ..models import Document
 from .errors import ReadError
 from .markdown import read_markdown
-from .pdf import read_pdf as read_pdf_pdfplumber
-from .pdfium import read_pdf as read_pdf_pdfium
 from .text import decode, read_text
 
 SUPPORTED_SUFFIXES = (".pdf", ".md", ".markdown", ".txt", ".text", ".log")
 # Both give the same entries on every fixture (tests/test_pdf_backends.py); PDFium is
-# ~10x faster, pdfplumber stays as the reference and a fallback.
-PDF_BACKENDS = {"pdfium": read_pdf_pdfium, "pdfplumber": read_pdf_pdfplumber}
+# ~10x faster, pdfplumber stays as the reference and a fallback. Each backend's module
+# is imported when first used, so a run that reads no PDF never loads a PDF library.
+PDF_BACKENDS = ("pdfium", "pdfplumber")
+_BACKEND_MODULES = {"pdfium": ".pdfium", "pdfplumber": ".pdf"}
 DEFAULT_PDF_BACKEND = "pdfium"
 
 __all__ = ["DEFAULT_PDF_BACKEND", "PDF_BACKENDS", "SUPPORTED_SUFFIXES", "ReadError", "pdf_pages",
@@ -41,6 +40,8 @@ def sniff_format(path: Path, head: bytes) -> str:
 
 def pdf_pages(path: Path) -> int | None:
     """A PDF's page count without reading its text (0 if unreadable); None if not a PDF."""
+    import pypdfium2
+
     try:
         with path.open("rb") as fh:
             if not fh.read(1024).lstrip(b"\x00\t\r\n ").startswith(b"%PDF-"):
@@ -58,7 +59,8 @@ def read_pdf(path: str | Path, backend: str = DEFAULT_PDF_BACKEND) -> Document:
     """Read a PDF with the named backend ('pdfium' or 'pdfplumber')."""
     if backend not in PDF_BACKENDS:
         raise ValueError(f"unknown PDF backend {backend!r}; expected one of {sorted(PDF_BACKENDS)}")
-    return PDF_BACKENDS[backend](Path(path))
+    module = importlib.import_module(_BACKEND_MODULES[backend], __package__)
+    return module.read_pdf(Path(path))
 
 
 def read(path: str | Path, pdf_backend: str = DEFAULT_PDF_BACKEND) -> Document:
