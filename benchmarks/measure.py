@@ -170,14 +170,14 @@ def canned_queries(db: Path) -> dict[str, float]:
     return times
 
 
-def dashboard(db: Path, out: Path) -> float | None:
+def dashboard(db: Path, out: Path, images: bool = True) -> float | None:
     """Seconds for `pipeline.dashboard.build` on the store, if the dashboard exists."""
     try:
         from pipeline.dashboard import build
     except ImportError:
         return None
     started = time.perf_counter()
-    build(db, out)
+    build(db, out, images=images)
     return time.perf_counter() - started
 
 

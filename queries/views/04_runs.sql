@@ -28,12 +28,14 @@ segments AS (
     FROM starts s JOIN bounds b USING (logbook)
     WINDOW w AS (PARTITION BY logbook ORDER BY start_ts)
 ),
+-- ASOF joins place each failure and entry in its segment (the latest start before it) in
+-- one pass; a range join would pair every segment with every event.
 failures AS (
     SELECT s.logbook, s.run, arg_max(f.family, (f.ts, -family_rank(f.family))) AS last_family,
-           list(DISTINCT f.family) AS families, count(DISTINCT f.seq) AS failure_entries
-    FROM segments s
-    JOIN events f ON f.logbook = s.logbook AND f.kind = 'failure'
-                 AND f.ts > s.start_ts AND f.ts <= s.end_ts
+           list(DISTINCT f.family ORDER BY f.family) AS families,
+           count(DISTINCT f.seq) AS failure_entries
+    FROM (SELECT * FROM events WHERE kind = 'failure') f
+    ASOF JOIN segments s ON f.logbook = s.logbook AND f.ts > s.start_ts
     GROUP BY ALL
 ),
 planned AS (
@@ -44,9 +46,9 @@ planned AS (
 ),
 first_run_ids AS (
     SELECT s.logbook, s.run, arg_min(t.run_id, t.ord) AS run_id
-    FROM segments s
-    JOIN entry_times t ON t.logbook = s.logbook AND t.ts >= s.start_ts AND t.ts < s.end_ts
-    WHERE t.run_id IS NOT NULL
+    FROM (SELECT * FROM entry_times WHERE run_id IS NOT NULL) t
+    ASOF JOIN segments s ON t.logbook = s.logbook AND t.ts >= s.start_ts
+    WHERE t.ts < s.end_ts
     GROUP BY ALL
 )
 SELECT s.logbook, s.run, coalesce(s.run_id, r.run_id) AS run_id, s.start_ts, s.end_ts,

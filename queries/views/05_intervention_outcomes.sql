@@ -18,21 +18,41 @@ own AS (
     FROM events WHERE kind = 'failure' GROUP BY ALL
 ),
 ends AS (SELECT logbook, max(ts) AS last_ts FROM entry_times GROUP BY logbook),
-nexts AS (
-    SELECT i.logbook, i.seq, i.code,
-           min(f.ts) FILTER (WHERE list_contains(o.families, f.family)) AS next_same_ts,
-           min(f.ts) AS next_any_ts
+-- "The next failure after" is an ASOF join (one pass over sorted times), per family for the
+-- entry's own families; restarts within 72 h are a difference of running counts.
+failure_times AS (SELECT DISTINCT logbook, family, ts FROM events WHERE kind = 'failure'),
+any_failure_times AS (SELECT DISTINCT logbook, ts FROM failure_times),
+next_any AS (
+    SELECT i.logbook, i.seq, i.code, f.ts AS next_any_ts
     FROM interventions i
-    LEFT JOIN own o USING (logbook, seq)
-    LEFT JOIN events f ON f.logbook = i.logbook AND f.kind = 'failure' AND f.ts > i.ts
+    ASOF LEFT JOIN any_failure_times f ON f.logbook = i.logbook AND f.ts > i.ts
+),
+own_families AS (
+    SELECT i.logbook, i.seq, i.code, i.ts, unnest(o.families) AS family
+    FROM interventions i JOIN own o USING (logbook, seq)
+),
+next_same AS (
+    SELECT o.logbook, o.seq, o.code, min(f.ts) AS next_same_ts
+    FROM own_families o
+    ASOF LEFT JOIN failure_times f
+        ON f.logbook = o.logbook AND f.family = o.family AND f.ts > o.ts
     GROUP BY ALL
 ),
+nexts AS (
+    SELECT a.logbook, a.seq, a.code, s.next_same_ts, a.next_any_ts
+    FROM next_any a LEFT JOIN next_same s USING (logbook, seq, code)
+),
+restart_counts AS (
+    SELECT logbook, ts, row_number() OVER (PARTITION BY logbook ORDER BY ts) AS upto
+    FROM (SELECT DISTINCT logbook, ts FROM events WHERE kind = 'restart')
+),
 restarts AS (
-    SELECT i.logbook, i.seq, i.code, count(DISTINCT r.ts) AS restarts_72h
+    SELECT i.logbook, i.seq, i.code,
+           coalesce(later.upto, 0) - coalesce(now.upto, 0) AS restarts_72h
     FROM interventions i
-    JOIN events r ON r.logbook = i.logbook AND r.kind = 'restart'
-                 AND r.ts > i.ts AND r.ts <= i.ts + INTERVAL 72 HOUR
-    GROUP BY ALL
+    ASOF LEFT JOIN restart_counts now ON now.logbook = i.logbook AND now.ts <= i.ts
+    ASOF LEFT JOIN restart_counts later
+        ON later.logbook = i.logbook AND later.ts <= i.ts + INTERVAL 72 HOUR
 ),
 measured AS (
     SELECT i.*, coalesce(o.families, []::VARCHAR[]) AS own_families,
