@@ -72,7 +72,7 @@ def main() -> None:
 @click.option("--force", is_flag=True, help="Re-ingest even if the file is unchanged.")
 @click.option("--no-label", "no_label", is_flag=True,
               help="Store entries without labels or metrics (no spaCy; fast). "
-                   "Label later with --force.")
+                   "Label them later with `logbook classify`.")
 @click.option("--workers", type=click.IntRange(min=1), default=None,
               help="Processes parsing files in parallel (default: one per core).")
 @click.option("--pdf-backend", "pdf_backend", type=click.Choice(["pdfium", "pdfplumber"]),
