@@ -22,7 +22,7 @@ import pandas as pd
 from . import reliability
 from .analyse import load_query
 from .paths import QUERIES
-from .store import connect, default_db
+from .store import choose_logbooks, connect, default_db
 
 DASHBOARD_QUERIES = QUERIES / "dashboard"
 METRIC_NAMES = ("lm_loss", "grad_norm", "tflops", "samples_per_second", "words_per_second")
@@ -67,7 +67,7 @@ def load(db: str | Path | None = None, logbooks: Sequence[str] | None = None,
     """Query the store once, read-only, and summarise it for the dashboard."""
     limits = limits or Limits()
     with connect(db or default_db(), read_only=True) as con:
-        chosen = _choose_logbooks(con, logbooks)
+        chosen = choose_logbooks(con, logbooks, into="dash_logbooks")
         _materialise_views(con)
         _run(con, "entries")
         _run(con, "markers", [limits.markers])
@@ -105,18 +105,6 @@ def _run(con: duckdb.DuckDBPyConnection, name_or_sql: str,
         sql = (DASHBOARD_QUERIES / f"{name_or_sql}.sql").read_text(encoding="utf-8")
     result = con.execute(sql, params or [])
     return result.df() if result.description else pd.DataFrame()
-
-
-def _choose_logbooks(con: duckdb.DuckDBPyConnection, logbooks: Sequence[str] | None) -> list[str]:
-    known = [row[0] for row in con.execute("SELECT id FROM logbooks ORDER BY id").fetchall()]
-    if logbooks:
-        missing = [lb for lb in logbooks if lb not in known]
-        if missing:
-            raise ValueError(f"no such logbook: {', '.join(missing)}")
-        known = [lb for lb in known if lb in set(logbooks)]
-    con.execute("CREATE OR REPLACE TEMP TABLE dash_logbooks AS SELECT unnest(?::VARCHAR[]) AS id",
-                [known])
-    return known
 
 
 def _materialise_views(con: duckdb.DuckDBPyConnection) -> None:

@@ -15,7 +15,7 @@ import duckdb
 
 from . import dataset
 from .paths import QUERIES
-from .store import connect, default_db
+from .store import choose_logbooks, connect, default_db
 
 FORMATS = {"jsonl": "FORMAT JSON", "csv": "FORMAT CSV, HEADER", "parquet": "FORMAT PARQUET"}
 PARTITION_KEYS = ("logbook",)  # every table has the column
@@ -38,7 +38,7 @@ def export(out: str | Path, db: str | Path | None = None, fmt: str = "jsonl",
     options = FORMATS[fmt] + (f", PARTITION_BY ({partition_by}), OVERWRITE" if partition_by else "")
     written: dict[str, tuple[Path, str]] = {}
     with connect(db or default_db(), read_only=True) as con:
-        _choose_logbooks(con, logbooks)
+        choose_logbooks(con, logbooks, into="export_logbooks")
         for table in TABLES:
             sql = (EXPORT_QUERIES / f"{table}.sql").read_text()
             target = out / (table if partition_by else f"{table}.{fmt}")
@@ -50,18 +50,6 @@ def export(out: str | Path, db: str | Path | None = None, fmt: str = "jsonl",
             written[table] = (target, sql)
         dataset.write(con, out, fmt, written, partition_by)
     return {table: path for table, (path, _) in written.items()}
-
-
-def _choose_logbooks(con, logbooks: Sequence[str] | None) -> None:
-    con.execute("CREATE OR REPLACE TEMP TABLE export_logbooks (id VARCHAR)")
-    if logbooks:
-        known = {row[0] for row in con.execute("SELECT id FROM logbooks").fetchall()}
-        missing = [lb for lb in logbooks if lb not in known]
-        if missing:
-            raise ValueError(f"no such logbook: {', '.join(missing)}")
-        con.executemany("INSERT INTO export_logbooks VALUES (?)", [[lb] for lb in logbooks])
-    else:
-        con.execute("INSERT INTO export_logbooks SELECT id FROM logbooks")
 
 
 def _quote(path: Path) -> str:

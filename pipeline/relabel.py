@@ -9,7 +9,7 @@ from pathlib import Path
 import duckdb
 
 from .ingest import Classify
-from .store import connect, default_db, load_entries, logbook_ids, replace_annotations
+from .store import choose_logbooks, connect, default_db, load_entries, replace_annotations
 
 
 def relabel(db: str | Path | None = None, logbooks: Sequence[str] | None = None,
@@ -21,16 +21,13 @@ def relabel(db: str | Path | None = None, logbooks: Sequence[str] | None = None,
 
 def relabel_stored(con: duckdb.DuckDBPyConnection, logbooks: Sequence[str] | None = None,
                    classify: Classify | None = None) -> dict[str, int]:
-    known = logbook_ids(con)
-    missing = sorted(set(logbooks or ()) - set(known))
-    if missing:
-        raise ValueError(f"no such logbook: {', '.join(missing)}")
+    chosen = choose_logbooks(con, logbooks)
     if classify is None:
         from .label import Classifier  # spaCy loads only when something is to be labelled
 
         classify = Classifier().classify
     stored = {}
-    for logbook in logbooks or known:
+    for logbook in chosen:
         labelled = classify(load_entries(con, logbook))
         replace_annotations(con, logbook, labelled)
         stored[logbook] = len(labelled)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -249,8 +249,22 @@ def _insert(con, table: str, rows: list[tuple]) -> None:
         con.unregister("_batch")
 
 
-def logbook_ids(con: duckdb.DuckDBPyConnection) -> list[str]:
-    return [row[0] for row in con.execute("SELECT id FROM logbooks ORDER BY id").fetchall()]
+def choose_logbooks(con: duckdb.DuckDBPyConnection, wanted: Sequence[str] | None = None,
+                    into: str | None = None) -> list[str]:
+    """The stored logbooks asked for (all when none are named), in id order.
+
+    An unknown id is a ValueError naming it. With `into`, the ids also go to a
+    TEMP table of that name (one column, `id`) for queries to filter on.
+    """
+    known = [row[0] for row in con.execute("SELECT id FROM logbooks ORDER BY id").fetchall()]
+    missing = sorted(set(wanted or ()) - set(known))
+    if missing:
+        raise ValueError(f"no such logbook: {', '.join(missing)}")
+    chosen = [lb for lb in known if not wanted or lb in set(wanted)]
+    if into:
+        con.execute(f"CREATE OR REPLACE TEMP TABLE {into} AS "
+                    "SELECT unnest(?::VARCHAR[]) AS id", [chosen])
+    return chosen
 
 
 def load_entries(con: duckdb.DuckDBPyConnection, logbook: str) -> list[Entry]:
