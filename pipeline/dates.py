@@ -50,9 +50,11 @@ _TIME = re.compile(
 )
 _ZONE = re.compile(r"\s*\(?(?P<zone>Z|[A-Z]{2,5}|UTC[+-]\d{1,2})\)?(?![\w])")
 
-# What may stand before a leading date: space, emphasis, a Markdown '#', a bracket, a weekday.
+# What may stand before a leading date: space, emphasis, a Markdown '#', a bracket, a rule of
+# '=' or '~' or '--' (`=== 2021-11-24 ===`), a weekday. A lone '-' or '*' is a list item.
 _LEAD = re.compile(
-    r"^(?:\s|\*\*|__|#+\s|[\[(]|(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]*\.?,?\s+(?=\w))*")
+    r"^(?:\s|\*\*|__|#+\s|[\[(]|=+|~+|-{2,}|"
+    r"(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]*\.?,?\s+(?=\w))*")
 
 # Abbreviations as written in logbooks -> IANA zones; a US "ET"/"PT" follows DST.
 ZONES = {

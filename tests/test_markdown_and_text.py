@@ -123,3 +123,15 @@ def test_plain_text_date_led_headings_with_times(tmp_path):
 def test_text_without_headings_is_one_entry(tmp_path):
     got = entries_of(tmp_path, "n.txt", "Just a note\nwith two lines\n")
     assert [(e.heading, e.text) for e in got] == [("Just a note", "with two lines")]
+
+
+def test_decorated_and_chat_style_date_lines(tmp_path):
+    ruled = "=== 2021-11-24 ===\nRestarted run 12.17.\n\n=== 2021-11-25 ===\nHealthy.\n"
+    got = entries_of(tmp_path, "ruled.txt", ruled)
+    assert [(e.heading, e.date) for e in got] == [("=== 2021-11-24 ===", date(2021, 11, 24)),
+                                                 ("=== 2021-11-25 ===", date(2021, 11, 25))]
+    chat = ("Nov 24, 2021, 1:05 PM - Susan: restarted the job from 37k\n"
+            "Nov 24, 2021, 3:15 PM - Stephen: NCCL timeout again\n")
+    got = entries_of(tmp_path, "chat.txt", chat, default_timezone="ET")
+    assert [(e.time, e.ts_utc) for e in got] == [("1:05 PM", datetime(2021, 11, 24, 18, 5)),
+                                                 ("3:15 PM", datetime(2021, 11, 24, 20, 15))]
