@@ -97,6 +97,8 @@ OTHER_STYLES = [
     ("Remediation: we swapped out the failing machine and relaunched the job.", "node_replacement"),
     ("The on-call engineer drained host gpu-a-113 and cordoned it for repair.", "node_replacement"),
     ("scontrol update nodename=gpu-st-p4d-77 state=drain reason=xid", "node_replacement"),
+    ("[13:00 UTC] node-7 excluded, ECC errors", "node_replacement"),
+    ("Excluded node-7 after the Xid 79.", "node_replacement"),
     ("The job was requeued at 14:05 and resumed from the latest checkpoint.", "restart"),
     ("We went back to step 41000 to get past the unstable stretch.", "rollback"),
     ("As a mitigation the team skipped the batches between 41000 and 41200.", "skip_data"),
