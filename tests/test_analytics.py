@@ -144,3 +144,36 @@ def test_mtbf_interval_covers_the_true_node_mtbf_95_percent_of_the_time(tmp_path
     covered = (table["node_mtbf_ci_low_hours"] <= node_mtbf) & (
         node_mtbf <= table["node_mtbf_ci_high_hours"])
     assert 0.92 <= covered.mean() <= 0.98
+
+
+def _weibull_logbook(rng: np.random.Generator, shape: float, scale: float, failures: int) -> str:
+    """Weibull times between failures, then a censored stretch, as minute-stamped notes."""
+    start, t = datetime(2022, 1, 3), 0.0
+    notes = [f"{start:%Y-%m-%d %H:%M} UTC\nStarted."]
+    for _ in range(failures):
+        t += max(1 / 60, round(scale * rng.weibull(shape) * 60) / 60)  # the notes keep minutes
+        notes.append(f"{start + timedelta(hours=t):%Y-%m-%d %H:%M} UTC\n"
+                     "node-3 lost a GPU, job crashed; restarted from the last checkpoint.")
+    t += scale * rng.weibull(shape)
+    notes.append(f"{start + timedelta(hours=t):%Y-%m-%d %H:%M} UTC\nStill training.")
+    return "\n\n".join(notes) + "\n"
+
+
+@pytest.mark.parametrize("shape", [0.7, 1.5])
+def test_weibull_shape_is_recovered_from_ingested_logbooks(tmp_path, shape):
+    # 100 logbooks of 40 failures each, through the real ingest path; the time from the
+    # last failure to the last note is censored. The profile-likelihood 95% interval
+    # should hold the true shape in most of them.
+    from pipeline.reliability import weibull
+
+    rng = np.random.default_rng(11)
+    texts = {f"w{i:03d}": _weibull_logbook(rng, shape, 48.0, 40) for i in range(100)}
+    db = ingest_texts(tmp_path, texts, classify=keyword_classify)
+    inputs = run_query("mtbf_inputs", db=db, settings={"incident_window_hours": 0})
+    covered = []
+    for row in inputs.itertuples():
+        times = np.asarray(row.failure_hours)
+        assert len(times) == 40
+        fit = weibull(np.diff(times, prepend=0.0), [row.observed_hours - times[-1]])
+        covered.append(fit.shape_ci_low <= shape <= fit.shape_ci_high)
+    assert np.mean(covered) >= 0.85
