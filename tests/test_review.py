@@ -39,15 +39,15 @@ def write_csv(path: Path, records: list[dict]) -> Path:
 
 def decide(db: Path, tmp_path: Path) -> Path:
     """Review at 0.92 and decide: rollback -> restart, reject the hang, accept the NCCL
-    timeout, and add node_replacement on the entry that excluded a node."""
+    timeout, and add hardware.node (node-7 was the bad node) where the rules see none."""
     out = tmp_path / "review.csv"
     write_review(out, db=db, below=0.92)
     records = read_csv(out)
     for r in records:
         r["decision"] = {"rollback": "restart", "software.hang": "reject",
                          "network.interconnect": "accept"}.get(r["code"], "")
-    added = dict(records[0], seq="2", heading="", date="", code="node_replacement",
-                 evidence="excluded node-7", decision="add")
+    added = dict(records[0], seq="2", heading="", date="", code="hardware.node",
+                 evidence="NCCL timeout on node-7", decision="add")
     return write_csv(out, [*records, added])
 
 
@@ -78,14 +78,14 @@ def test_decisions_win_and_are_exported_as_verified(db, tmp_path):
     restart = labels[1, "restart"]
     assert restart["verified"] and restart["evidence"] == "Restarted from the last checkpoint"
     assert labels[2, "network.interconnect"]["verified"]
-    added = labels[2, "node_replacement"]
+    added = labels[2, "hardware.node"]
     assert added["verified"] and added["source"] == "review"
-    assert added["evidence"] == "excluded node-7" and added["field"] == "text"
+    assert added["evidence"] == "NCCL timeout on node-7" and added["field"] == "text"
     assert not labels[1, "software.crash"]["verified"]
     write_review(tmp_path / "again.csv", db=db, below=0.92)
     again = {(r["seq"], r["code"]) for r in read_csv(tmp_path / "again.csv")}
     assert ("2", "restart") in again  # still undecided
-    assert not again & {("1", "restart"), ("2", "network.interconnect"), ("2", "node_replacement")}
+    assert not again & {("1", "restart"), ("2", "network.interconnect"), ("2", "hardware.node")}
 
 
 def test_decisions_survive_classify_and_re_ingest(db, tmp_path):
@@ -107,7 +107,7 @@ def test_a_changed_file_keeps_matching_decisions_and_warns_about_the_rest(db, tm
     with caplog.at_level(logging.WARNING, logger="pipeline.corrections"):
         ingest([tmp_path / "ops.md"], db=db, classify=real_classify())
     warnings = [r.getMessage() for r in caplog.records]
-    assert any("'2021-11-25 09:00 UTC'" in w and "node_replacement" in w for w in warnings)
+    assert any("'2021-11-25 09:00 UTC'" in w and "hardware.node" in w for w in warnings)
     labels = labels_of(db, tmp_path)
     assert labels[1, "restart"]["verified"] and (1, "rollback") not in labels
     with duckdb.connect(str(db), read_only=True) as con:
