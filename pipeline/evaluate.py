@@ -18,7 +18,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from .store import connect, default_db
+from .export import EXPORT_QUERIES
+from .store import choose_logbooks, connect, default_db
 
 MATCH_THRESHOLD = 0.8
 KINDS = ("faults", "interventions")
@@ -181,18 +182,12 @@ def load_gold(path: str | Path) -> list[dict]:
 
 
 def stored_predictions(db: str | Path | None = None) -> list[dict]:
-    """Entries from the store in the exported shape (logbook, heading, date, codes)."""
-    sql = """
-        SELECT e.logbook, e.heading, strftime(e.date, '%Y-%m-%d') AS date,
-               list(DISTINCT l.code ORDER BY l.code) FILTER (WHERE l.kind = 'fault') AS faults,
-               list(DISTINCT l.code ORDER BY l.code)
-                   FILTER (WHERE l.kind = 'intervention') AS interventions
-        FROM entries e LEFT JOIN labels l USING (logbook, seq)
-        GROUP BY e.logbook, e.seq, e.heading, e.date
-        ORDER BY e.logbook, e.seq
-    """
+    """Entries from the store as `logbook export` writes them (logbook, heading, date, codes)."""
+    sql = (EXPORT_QUERIES / "entries.sql").read_text(encoding="utf-8")
     with connect(db or default_db(), read_only=True) as con:
-        cursor = con.execute(sql)
+        choose_logbooks(con, into="export_logbooks")
+        cursor = con.execute(f"SELECT logbook, heading, strftime(date, '%Y-%m-%d') AS date, "
+                             f"faults, interventions FROM ({sql})")
         names = [d[0] for d in cursor.description]
         return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
 
