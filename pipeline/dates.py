@@ -37,7 +37,8 @@ _DAY = r"(?P<day>[0-3]?\d)(?:st|nd|rd|th)?"
 DATE_PATTERNS = [
     re.compile(r"(?<![\d.])(?P<year>(?:19|20)\d\d)[-/._](?P<month>[01]?\d)[-/._](?P<day>[0-3]?\d)(?!\d)"),
     re.compile(r"(?<![\d.])(?P<year>(?:19|20)\d\d)-(?P<month>[01]?\d)-(?P<partial>XX|xx|\?\?)"),
-    re.compile(rf"\b{_MONTH}\s+{_DAY}\b(?:,?\s+(?P<year>(?:19|20)\d\d)\b)?"),
+    # Nov 5, November 5th 2021, June, 12 (a comma after the month, as CPM-Live writes it)
+    re.compile(rf"\b{_MONTH},?\s+{_DAY}\b(?:,?\s+(?P<year>(?:19|20)\d\d)\b)?"),
     re.compile(rf"\b{_DAY}\s+{_MONTH}\b,?(?:\s+(?P<year>(?:19|20)\d\d)\b)?"),
     # 17/11/2021, 11/17/21, 17.11.2021 (a dotted date needs four year digits: 2.4.21 is a version)
     re.compile(r"(?<![\d/.])(?P<a>[0-3]?\d)/(?P<b>[0-3]?\d)/(?P<year>(?:19|20)?\d\d)(?![\d/])"),

@@ -18,13 +18,15 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import partial
 from itertools import repeat
 from pathlib import Path
 
 from . import dates
-from .models import Document, Entry, LabelledEntry, Line
+from .models import Entry, LabelledEntry
 from .read import DEFAULT_PDF_BACKEND, SUPPORTED_SUFFIXES, ReadError, pdf_pages, read
+from .read.folder import read_merged
 from .segment import segment
 from .store import LogbookRecord, connect, default_db, save_logbook, stored_sha256
 
@@ -49,6 +51,7 @@ class IngestResult:
     pages: int | None = None
     seconds: float = 0.0
     error: str | None = None
+    notes: list[str] = field(default_factory=list)  # files of a merged folder left out, and why
 
     def summary(self) -> str:
         """One line, whatever the file name or the error message holds."""
@@ -57,13 +60,14 @@ class IngestResult:
         if self.status == "unchanged":
             return f"{self.logbook}: unchanged ({self.path}), nothing to do"
         pages = f", {self.pages} pages" if self.pages else ""
-        return (f"{self.logbook}: {self.entries} entries, {self.dated} dated{pages}, "
-                f"{self.seconds:.2f}s ({self.path})")
+        notes = "".join(f"; {note}" for note in self.notes)
+        return _one_line(f"{self.logbook}: {self.entries} entries, {self.dated} dated{pages}, "
+                         f"{self.seconds:.2f}s ({self.path}){notes}")
 
 
 @dataclass(slots=True)
 class Source:
-    """One logbook to ingest: a file, or several files merged in name order."""
+    """One logbook to ingest: a file, or several files merged in date order."""
 
     logbook: str
     paths: list[Path]
@@ -110,6 +114,7 @@ class Parsed:
     title: str | None
     entries: list[LabelledEntry]
     seconds: float
+    notes: list[str]
 
 
 def ingest(paths: Iterable[str | Path], db: str | Path | None = None, name: str | None = None,
@@ -151,9 +156,15 @@ def parse(source: Source, timezone: str | None, classify: Classify,
           pdf_backend: str = DEFAULT_PDF_BACKEND) -> Parsed:
     """Read, segment and classify one logbook; touches no database, so it can run anywhere."""
     started = time.perf_counter()
-    doc = _read_all(source, pdf_backend)
+    notes: list[str] = []
+    if len(source.paths) == 1:
+        doc = read(source.paths[0], pdf_backend)
+    else:
+        merged = read_merged(source.paths, source.logbook, partial(read, pdf_backend=pdf_backend))
+        doc, notes = merged.document, merged.notes
     labelled = classify(segment(doc, default_timezone=timezone))
-    return Parsed(doc.format, doc.pages, doc.title, labelled, time.perf_counter() - started)
+    return Parsed(doc.format, doc.pages, doc.title, labelled, time.perf_counter() - started,
+                  notes)
 
 
 def _store(con, source: Source, sha: str, parsed: Parsed | None, error: str | None,
@@ -168,7 +179,7 @@ def _store(con, source: Source, sha: str, parsed: Parsed | None, error: str | No
         result.error = error
         return
     entries = [le.entry for le in parsed.entries]
-    result.status, result.pages = "ingested", parsed.pages
+    result.status, result.pages, result.notes = "ingested", parsed.pages, parsed.notes
     result.entries, result.dated = len(entries), sum(e.date is not None for e in entries)
 
 
@@ -257,23 +268,6 @@ def _picklable(classify: Classify | None) -> bool:
 
 def _cores() -> int:
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
-
-
-def _read_all(source: Source, pdf_backend: str = DEFAULT_PDF_BACKEND) -> Document:
-    """One document; merged sources concatenate their lines in file-name order."""
-    docs = []
-    for path in source.paths:
-        try:
-            docs.append(read(path, pdf_backend))
-        except ReadError as exc:
-            raise ReadError(f"{path.name}: {exc}" if len(source.paths) > 1 else str(exc)) from None
-    if len(docs) == 1:
-        return docs[0]
-    pages = sum(d.pages or 0 for d in docs) or None
-    fmt = docs[0].format if len({d.format for d in docs}) == 1 else "mixed"
-    lines = [line for d in docs for line in (*d.lines, Line(""))]  # files never run together
-    return Document(path=source.paths[0].parent, format=fmt, pages=pages, title=source.logbook,
-                    lines=lines)
 
 
 def _one_line(text: str) -> str:

@@ -42,7 +42,8 @@ _RUN_ID = [
     re.compile(r"\b(?:main|run|exp|job)[-_]\d+\b", re.IGNORECASE),
 ]
 _PREAMBLE = re.compile(
-    r"^\W*(?P<label>posted|published|written|dated?|updated|created|authors?|by)\b[^:]{0,20}:\W*(?P<value>.+)$",
+    r"^\W*(?P<label>posted|published|written|dated?|time|updated|created|authors?|by)\b[^:]{0,20}:"
+    r"\W*(?P<value>.+)$",
     re.IGNORECASE,
 )
 _PREAMBLE_LINES = 4
@@ -74,10 +75,11 @@ def segment(doc: Document, default_timezone: str | None = None,
     heads = _merge_subheadings(heads)
     lead = _leading_text(lines[:first_heading], any_heading=bool(heads))
     entries = [lead] if lead else []
-    entries += [_to_entry(len(entries) + n, head, dayfirst) for n, head in enumerate(heads, 1)]
-    no_year = {len(entries) - len(heads) + n: (h.when.date.month, h.when.date.day)
-               for n, h in enumerate(heads)
-               if h.when and h.when.date.year is None and not h.when.date.partial}
+    first = len(entries)
+    entries += [_to_entry(first + n, head, dayfirst) for n, head in enumerate(heads, 1)]
+    no_year = {i: (h.when.date.month, h.when.date.day)
+               for i, h in enumerate(heads, first) if entries[i].date is None
+               and h.when and h.when.date.year is None and not h.when.date.partial}
     _complete_dates(entries, no_year, default_timezone)
     return entries
 
@@ -270,8 +272,8 @@ def _to_entry(seq: int, head: _Heading, dayfirst: bool) -> Entry:
     if author and author.group("name").lower() != "undated":
         entry.author = author.group("name").strip()
     entry.run_id = _run_id(tail)
-    if when is None:
-        _read_preamble(entry, body, dayfirst)
+    if when is None or when.date.year is None:
+        _read_preamble(entry, body, dayfirst, when.date if when else None)
     return entry
 
 
@@ -284,8 +286,13 @@ def _run_id(tail: str) -> str | None:
     return None
 
 
-def _read_preamble(entry: Entry, body: list[Line], dayfirst: bool) -> None:
-    """`**Posted on:** November 17, 2021` / `Written by: ...` under a title date the note."""
+def _read_preamble(entry: Entry, body: list[Line], dayfirst: bool,
+                   yearless: dates.DateMatch | None) -> None:
+    """`**Posted on:** November 17, 2021` / `Time: June, 12 2022` under a title date the note.
+
+    Under a heading dated without a year (`Log (June, 12)`), only a preamble date of
+    the same month and day counts: it gives the year and the time.
+    """
     first = [line.text.strip() for line in body if line.text.strip()][:_PREAMBLE_LINES]
     for text in first:
         plain = text.replace("*", "").replace("_", " ").strip()
@@ -296,6 +303,8 @@ def _read_preamble(entry: Entry, body: list[Line], dayfirst: bool) -> None:
             entry.author = entry.author or value.strip()
         elif found and (m or len(value) - (found[0].end - found[0].start) < 8):
             d = found[0]
+            if yearless is not None and (d.month, d.day) != (yearless.month, yearless.day):
+                continue
             if entry.date is None and d.value is not None:
                 entry.date = d.value
                 when = dates.when_at(value, d)

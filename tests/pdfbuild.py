@@ -75,3 +75,55 @@ def write_logbook(path: Path, title: str, notes: list[Note], toc: bool = True,
             pdf.ln(3)
     pdf.output(str(path))
     return path
+
+
+def unicode_pdf(lines: list[tuple[str, float]]) -> bytes:
+    """A one-page PDF of (text, size) lines in any Unicode: CJK, emoji, even a lone surrogate.
+
+    Each character is a glyph of a Type0 font mapped back to Unicode by a ToUnicode CMap,
+    as browsers write them; no font file is needed, since readers take the text from the map.
+    """
+    chars = sorted({c for text, _ in lines for c in text})
+    cid = {c: i + 1 for i, c in enumerate(chars)}
+    def utf16(c: str) -> str:
+        return c.encode("utf-16-be", "surrogatepass").hex().upper()
+
+    cmap = ("/CIDInit /ProcSet findresource begin 12 dict begin begincmap\n"
+            "/CIDSystemInfo << /Registry (Adobe) /Ordering (UCS) /Supplement 0 >> def\n"
+            "/CMapName /Adobe-Identity-UCS def /CMapType 2 def\n"
+            "1 begincodespacerange <0000> <FFFF> endcodespacerange\n"
+            f"{len(chars)} beginbfchar\n"
+            + "".join(f"<{cid[c]:04X}> <{utf16(c)}>\n" for c in chars)
+            + "endbfchar endcmap CMapName currentdict /CMap defineresource pop end end")
+    y, ops = 750, []
+    for text, size in lines:
+        hexs = "".join(f"{cid[c]:04X}" for c in text)
+        ops.append(f"BT /F1 {size} Tf 72 {y} Td <{hexs}> Tj ET")
+        y -= size * 2
+    content = "\n".join(ops)
+    widths = " ".join("600" for _ in chars)
+    objects = [
+        "<< /Type /Catalog /Pages 2 0 R >>",
+        "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R "
+        "/Resources << /Font << /F1 5 0 R >> >> >>",
+        f"<< /Length {len(content)} >>\nstream\n{content}\nendstream",
+        "<< /Type /Font /Subtype /Type0 /BaseFont /Helvetica /Encoding /Identity-H "
+        "/DescendantFonts [6 0 R] /ToUnicode 7 0 R >>",
+        "<< /Type /Font /Subtype /CIDFontType2 /BaseFont /Helvetica "
+        "/CIDSystemInfo << /Registry (Adobe) /Ordering (Identity) /Supplement 0 >> "
+        f"/FontDescriptor 8 0 R /W [1 [{widths}]] >>",
+        f"<< /Length {len(cmap)} >>\nstream\n{cmap}\nendstream",
+        "<< /Type /FontDescriptor /FontName /Helvetica /Flags 32 /FontBBox [0 -200 1000 900] "
+        "/ItalicAngle 0 /Ascent 900 /Descent -200 /CapHeight 700 /StemV 80 >>",
+    ]
+    out, offsets = b"%PDF-1.7\n", []
+    for n, body in enumerate(objects, 1):
+        offsets.append(len(out))
+        out += f"{n} 0 obj\n{body}\nendobj\n".encode()
+    xref = len(out)
+    out += f"xref\n0 {len(objects) + 1}\n0000000000 65535 f \n".encode()
+    out += "".join(f"{o:010d} 00000 n \n" for o in offsets).encode()
+    out += f"trailer << /Size {len(objects) + 1} /Root 1 0 R >>\n".encode()
+    out += f"startxref\n{xref}\n%%EOF\n".encode()
+    return out

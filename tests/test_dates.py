@@ -23,6 +23,8 @@ from pipeline.dates import chronology_anomalies, find_dates, heading_when, leadi
     ("apex 2.4.21", None),  # a version, not a date
     ("2021-02-30", None),  # no such day
     ("Feb 29", (None, 2, 29)),  # valid in a leap year; the year comes later
+    ("CPM-Live Training Log (June, 12)", (None, 6, 12)),  # month, comma, day
+    ("Time: June, 12 2022 16:00", (2022, 6, 12)),
 ])
 def test_find_dates(text, expected):
     found = find_dates(text)

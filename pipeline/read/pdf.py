@@ -37,6 +37,7 @@ FURNITURE = [
 ]
 _EDGE_LINES = 2  # how many lines at a page's top and bottom may be furniture
 _PARAGRAPH_GAP = 1.3  # lines this many usual line pitches apart start a new block
+_PITCH_TOLERANCE = 0.15  # points: line steps this close are one step measured twice
 # pdfminer logs each repair it makes to a damaged file (to stderr, when the app
 # configures no logging); the reader's verdict is a ReadError, so that is noise.
 logging.getLogger("pdfminer").setLevel(logging.CRITICAL)
@@ -70,6 +71,16 @@ def read_pdf(path: Path) -> Document:
     if not any(pages) and not images:
         raise ReadError("no text (blank or damaged PDF)")
     return assemble(path, pages, title if isinstance(title, str) else None)
+
+
+def read_pages(path: Path, pages: list[list[PdfLine] | None]) -> list[list[PdfLine]]:
+    """Fill the pages another backend left as None with pdfplumber's lines of them."""
+    try:
+        with pdfplumber.open(path) as pdf:
+            return [_page_lines(pdf.pages[i]) if lines is None else lines
+                    for i, lines in enumerate(pages)]
+    except Exception as exc:  # pdfminer raises many undocumented types on damaged files
+        raise ReadError(why_unreadable(exc)) from None
 
 
 def why_unreadable(exc: Exception) -> str:
@@ -192,7 +203,18 @@ def _line_pitch(pages: list[list[PdfLine]]) -> dict[float, float]:
         for a, b in itertools.pairwise(placed):
             if a.size == b.size and b.top > a.top:
                 steps.setdefault(a.size, Counter())[round(b.top - a.top, 1)] += 1
-    return {size: counter.most_common(1)[0][0] for size, counter in steps.items()}
+    return {size: _most_common_within(counter, _PITCH_TOLERANCE)
+            for size, counter in steps.items()}
+
+
+def _most_common_within(counter: Counter, tolerance: float) -> float:
+    """The value with the most observations within `tolerance` of it.
+
+    Backends measure the same step as 20.6 or 20.7; counting neighbours together
+    keeps one rounding wobble from deciding which step is usual.
+    """
+    return max(counter, key=lambda v: (sum(n for w, n in counter.items()
+                                           if abs(w - v) <= tolerance), counter[v], -v))
 
 
 def _left_margin(placed: list[PdfLine]) -> float:

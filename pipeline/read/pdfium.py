@@ -25,10 +25,14 @@ from . import pdf as plumber
 from .pdf import _BOLD, _BULLET, _MONO, PdfLine, assemble
 
 _Y_TOLERANCE = 3.0  # pdfplumber's default: tops this close are one line
-# A word: non-space chars, ending after PDFium's line-end hyphen mark (U+FFFE), since
-# PDFium joins a hyphenated line to the next one where pdfplumber keeps two lines.
-_WORD = re.compile(r"[^\s\ufffe]+\ufffe?|\ufffe")
-_HYPHEN = "\ufffe"
+# A word: non-space chars, ending after PDFium's line-end hyphen mark (U+FFFE, or U+0002
+# where a browser broke a line after a hyphen), since PDFium joins a hyphenated line to
+# the next one where pdfplumber keeps two lines.
+_WORD = re.compile(r"[^\s\ufffe\x02]+[\ufffe\x02]?|[\ufffe\x02]")
+_HYPHENS = "\ufffe\x02"
+_SURROGATE = re.compile("[\ud800-\udfff]")
+# CJK radicals, symbols, kana, ideographs (BMP and beyond), compatibility forms
+_CJK = re.compile("[\u2e80-\u9fff\uf900-\ufaff\ufe30-\ufe4f\ud840-\ud87f]")
 # pdfminer takes a non-embedded standard font's descent from its AFM metrics; PDFium
 # measures the font it substitutes. Using the AFM figure keeps line tops identical.
 _STANDARD_DESCENT = {"courier": -0.194, "helvetica": -0.207, "arial": -0.207, "times": -0.217}
@@ -60,7 +64,8 @@ def read_pdf(path: Path) -> Document:
 
     A file PDFium cannot open or finds no text in goes to the pdfplumber reader,
     the reference: it says why in the same words whichever backend was asked,
-    and reads what PDFium may not. Only failing files pay for it.
+    and reads what PDFium may not. Only failing files pay for it; so do single
+    pages whose text PDFium reads differently (see `_PageReader._needs_reference`).
     """
     try:
         pdf = pdfium.PdfDocument(path)
@@ -75,6 +80,8 @@ def read_pdf(path: Path) -> Document:
         pdf.close()
     if not any(pages):
         return plumber.read_pdf(path)
+    if None in pages:
+        pages = plumber.read_pages(path, pages)
     return assemble(path, pages, title)
 
 
@@ -92,6 +99,10 @@ _origin = _c("FPDFText_GetCharOrigin", _INT, _VP, _INT, _DP, _DP)
 _tf_size = _c("FPDFText_GetFontSize", ctypes.c_double, _VP, _INT)
 _object_font = _c("FPDFTextObj_GetFont", _VP, _VP)
 _is_embedded = _c("FPDFFont_GetIsEmbedded", _INT, _VP)
+_count_objects = _c("FPDFPage_CountObjects", _INT, _VP)
+_object = _c("FPDFPage_GetObject", _VP, _VP, _INT)
+_object_type = _c("FPDFPageObj_GetType", _INT, _VP)
+_object_text = _c("FPDFTextObj_GetText", ctypes.c_ulong, _VP, _VP, _VP, ctypes.c_ulong)
 _descent = _c("FPDFFont_GetDescent", _INT, _VP, ctypes.c_float, ctypes.POINTER(ctypes.c_float))
 
 
@@ -111,8 +122,29 @@ class _PageReader:
         self._name = ctypes.create_string_buffer(256)
         self._flags = ctypes.c_int()
 
-    def lines(self) -> list[PdfLine]:
+    def _needs_reference(self) -> bool:
+        """Whether PDFium reads this page's text differently from pdfminer, the reference.
+
+        PDFium gives no text for any glyph of a font it cannot map (a colour emoji font's
+        Type3 glyphs) and maps some CJK glyphs by the font rather than its ToUnicode
+        table (U+98CE where the table says U+2EDB); such pages go to pdfplumber.
+        """
+        if _CJK.search(self._text()):
+            return True
+        has_text: dict[int, bool] = {}  # font -> whether any of its objects gave text
+        for i in range(_count_objects(self.page.raw)):
+            obj = _object(self.page.raw, i)
+            if _object_type(obj) == raw.FPDF_PAGEOBJ_TEXT:
+                font = _object_font(obj)
+                if not has_text.get(font):  # a length in bytes, with the terminating NUL
+                    has_text[font] = _object_text(obj, self.tp, None, 0) > 2
+        return not all(has_text.values())
+
+    def lines(self) -> list[PdfLine] | None:
+        """The page's lines; None if only the reference backend reads it right."""
         try:
+            if self._needs_reference():
+                return None
             words = [w for m in _WORD.finditer(self._text()) if (w := self._word(m))]
             return [line for group in _cluster(words) if (line := self._line(group))]
         finally:
@@ -142,7 +174,7 @@ class _PageReader:
         for count, font in runs:
             sizes[round(font.size, 1)] += count
         text = m.group()
-        if text.endswith(_HYPHEN):
+        if text.endswith(tuple(_HYPHENS)):
             text = text[:-1] + "-"
         top = self.height - self._y.value - max(f.size + f.descent for _, f in runs)
         return _Word(text, top=top, x0=self._x.value, first=first, sizes=sizes,
@@ -198,7 +230,8 @@ class _PageReader:
 
     def _line(self, words: list[_Word]) -> PdfLine | None:
         """The pdfplumber line of a word cluster (see pdf._page_lines)."""
-        text = unicodedata.normalize("NFKC", _BULLET.sub("", " ".join(w.text for w in words)))
+        text = _combine_surrogates(" ".join(w.text for w in words))
+        text = unicodedata.normalize("NFKC", _BULLET.sub("", text))
         text = text.strip()
         if not text:
             return None
@@ -226,6 +259,14 @@ class _PageReader:
         box = raw.FS_RECTF()
         raw.FPDFText_GetLooseCharBox(self.textpage.raw, word.first, box)
         return box.right - box.left
+
+
+def _combine_surrogates(text: str) -> str:
+    """PDFium counts a character outside the BMP as two UTF-16 halves: join each pair
+    (CJK extensions, emoji) and replace a lone half, so the text is valid Unicode."""
+    if not _SURROGATE.search(text):
+        return text
+    return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
 
 
 def _cluster(words: list[_Word]) -> list[list[_Word]]:
