@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -114,6 +114,10 @@ class Classifier:
 
     def __init__(self, taxonomy_path: Path | None = None, context_path: Path | None = None):
         self.nlp = spacy.blank("en")
+        # "...went into NaN." keeps its full stop by default (a capital before it reads as
+        # an abbreviation); a word ending in lower-then-upper case is no abbreviation.
+        suffixes = [*self.nlp.Defaults.suffixes, r"(?<=[a-z][A-Z])\."]
+        self.nlp.tokenizer.suffix_search = spacy.util.compile_suffix_regex(suffixes).search
         # spaCy's 1M-character cap guards parser/NER memory; rule matching on a blank
         # pipeline is linear, and a logbook entry (a pasted log) may be longer.
         self.nlp.max_length = 100_000_000
@@ -134,8 +138,13 @@ class Classifier:
                 )
                 for pattern in group.get("phrases", []) + group.get("tokens", []):
                     patterns.append({"label": code, "pattern": optimise(pattern), "id": rule_id})
-        self._ruler("taxonomy_ruler", SPANS_KEY, patterns)
+        self.recurrence = context.load_recurrence(context_path or CONTEXT_PATH)
+        self.rules[context.RECURRENCE] = _Rule(
+            code=context.RECURRENCE, kind=FAULT, source="context:recurrence", confidence=0.7,
+            unless=frozenset(), inside=frozenset())
+        self._ruler("taxonomy_ruler", SPANS_KEY, patterns + self.recurrence.patterns)
         self.context_rules, context_patterns = context.load_rules(context_path or CONTEXT_PATH)
+        self.plan_titles = context.load_plan_titles(context_path or CONTEXT_PATH)
         self._ruler("context_ruler", context.SPANS_KEY, context_patterns)
 
     def _ruler(self, name: str, key: str, patterns: list[dict]) -> None:
@@ -146,16 +155,42 @@ class Classifier:
         """Label a logbook's entries (all of them at once, so the logbook's own model is known)."""
         entries = list(entries)
         own_size = context.own_model_size(getattr(e, f) or "" for e in entries for f in FIELDS)
-        prepared = [normalise(getattr(e, f) or "") for e in entries for f in FIELDS]
+        # a closing line end lets a pattern look one token past an entry's last word
+        prepared = [normalise((getattr(e, f) or "") + "\n") for e in entries for f in FIELDS]
         docs = zip(self.nlp.pipe(t for t, _ in prepared), (w for _, w in prepared), strict=True)
         results = []
         for entry in entries:
             cues = []
+            plans = self._plans(entry)
             for field in FIELDS:
                 doc, where = next(docs)
-                cues.extend(self._cues(doc, where, entry, field, own_size))
-            results.append(LabelledEntry(entry, _best(cues), mine(entry)))
+                cues.extend(cue for cue in self._cues(doc, where, entry, field, own_size)
+                            if not _inside(cue[0], plans))
+            labels = _best(cues)
+            refers = [lb for lb in labels if lb.code == context.RECURRENCE]
+            labels = [lb for lb in labels if lb.code != context.RECURRENCE]
+            if refers:
+                have = {lb.code for lb in labels}
+                labels += [lb for lb in self._recurred(refers[0], results) if lb.code not in have]
+            results.append(LabelledEntry(entry, labels, mine(entry)))
         return results
+
+    def _recurred(self, refers: Label, earlier: list[LabelledEntry]) -> list[Label]:
+        """The symptoms of the nearest earlier entry that has any, on `refers`' words."""
+        for previous in reversed(earlier[-self.recurrence.reach:] if self.recurrence.reach else []):
+            faults = sorted({lb.code for lb in previous.labels} & self.recurrence.symptoms)
+            if faults:
+                if len(faults) > self.recurrence.max_codes:
+                    return []
+                return [replace(refers, code=code) for code in faults]
+        return []
+
+    def _plans(self, entry: Entry) -> dict[str, list[tuple[int, int]]]:
+        """Per field, the character ranges that sit in a section titled as a plan."""
+        text = entry.text or ""
+        if context.plan_spans(entry.heading or "", self.plan_titles):
+            return {"heading": [(0, len(entry.heading))], "text": [(0, len(text))]}
+        return {"heading": [], "text": context.plan_spans(text, self.plan_titles)}
 
     def _cues(
         self, doc: Doc, where: list[int], entry: Entry, field: str, own_size: str | None
@@ -180,6 +215,10 @@ class Classifier:
                 confidence=rule.confidence,
             )
             yield label, rule
+
+
+def _inside(label: Label, plans: dict[str, list[tuple[int, int]]]) -> bool:
+    return any(start <= label.start < end for start, end in plans[label.field])
 
 
 def _covered(label: Label, rule: _Rule, cues: list[tuple[Label, _Rule]]) -> bool:
