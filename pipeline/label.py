@@ -34,7 +34,7 @@ SPANS_KEY = "taxonomy"
 FIELDS = ("heading", "text")
 KINDS = (FAULT, INTERVENTION)
 _WHITESPACE = re.compile(r"\s+")
-_SOFT_BEFORE = ",-(/"
+_SOFT_BEFORE = ",-(/+%&"  # a line ending in these stopped mid-sentence
 _WRAP_WIDTH = 60  # characters: a shorter line ended on purpose
 
 
