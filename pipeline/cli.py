@@ -164,13 +164,30 @@ def query(name, params, list_only, db, fmt) -> None:
 @click.argument("statement")
 @db_option
 @format_option
+@click.option("--limit", type=click.IntRange(min=0), default=None,
+              help="Print at most N rows (default: 1000 in a table, all in csv/json); "
+                   "the rest are counted.")
+@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=60.0,
+              show_default=True, help="Stop the query after this many seconds.")
+@click.option("--memory-limit", default="2GB", show_default=True,
+              help="DuckDB's memory limit for the query.")
 @fail_cleanly
-def sql_command(statement, db, fmt) -> None:
-    """Run one read-only SELECT on the store and its views; writes, files and SET are refused."""
+def sql_command(statement, db, fmt, limit, timeout, memory_limit) -> None:
+    """Run one read-only SELECT on the store and its views; writes, files and SET are refused.
+
+    Rows stream from DuckDB, so a huge result costs time, not memory; Ctrl-C stops
+    the query at once.
+    """
     from .analyse import sql
     from .report import emit
 
-    emit(sql(statement, db=db), fmt)
+    if limit is None and fmt == "table":
+        limit = 1000
+    frame = sql(statement, db=db, limit=limit, timeout=timeout, memory_limit=memory_limit)
+    emit(frame, fmt)
+    hidden = frame.attrs["rows"] - len(frame)
+    if hidden:
+        click.echo(f"({hidden:,} more rows not shown; --limit N shows more)", err=True)
 
 
 @main.command()
