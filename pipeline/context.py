@@ -86,7 +86,6 @@ def load_rules(path: Path) -> tuple[dict[str, Rule], list[dict]]:
 
 
 _LIST_ITEM = re.compile(r"^\s*(?:[-*•+]|\d+[.)]|[a-z][.)])\s")
-_MARKUP = re.compile(r"^[\s#*_>-]+|[\s*_]+$")
 _MAX_TITLE = 120  # characters: a title line ending in ':'
 _MAX_HEADING = 60  # characters: a line standing as a sub-heading
 
@@ -118,6 +117,11 @@ def load_plan_titles(path: Path) -> list[re.Pattern]:
     return [re.compile(p, re.IGNORECASE) for p in data.get("plan_sections", [])]
 
 
+def _unmarked(line: str) -> str:
+    """A line without Markdown's heading, list, quote and emphasis marks at its ends."""
+    return line.lstrip(" \t#*_>-").rstrip(" \t*_")
+
+
 def _titled_as_plan(line: str, titles: list[re.Pattern]) -> bool:
     return any(t.search(line) for t in titles)
 
@@ -138,7 +142,7 @@ def plan_spans(text: str, titles: list[re.Pattern]) -> list[tuple[int, int]]:
     i = 0
     while i < len(lines):
         start, raw = lines[i]
-        line = _MARKUP.sub("", raw)
+        line = _unmarked(raw)
         colon = line.endswith(":") and len(line) <= _MAX_TITLE
         heading = _heading_like(lines, i)
         if not ((colon or heading) and _titled_as_plan(line, titles)):
@@ -153,7 +157,7 @@ def plan_spans(text: str, titles: list[re.Pattern]) -> list[tuple[int, int]]:
 
 
 def _heading_like(lines: list[tuple[int, str]], i: int) -> bool:
-    line = _MARKUP.sub("", lines[i][1])
+    line = _unmarked(lines[i][1])
     blank_before = i == 0 or not lines[i - 1][1].strip()
     return (0 < len(line) <= _MAX_HEADING and blank_before and line[-1] not in ".!?;,"
             and not _LIST_ITEM.match(lines[i][1]))

@@ -10,6 +10,7 @@ so it can be built once and run with `nlp.pipe` over many entries.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
@@ -36,6 +37,8 @@ KINDS = (FAULT, INTERVENTION)
 _WHITESPACE = re.compile(r"\s+")
 _SOFT_BEFORE = ",-(/+%&"  # a line ending in these stopped mid-sentence
 _WRAP_WIDTH = 60  # characters: a shorter line ended on purpose
+_MAX_WORD = 100  # characters: a longer run without whitespace is cut before tokenizing
+_PIECE_CHARS = 200_000  # characters of a field tokenized at once
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,14 +93,27 @@ def normalise(text: str) -> tuple[str, list[int]]:
     where: list[int] = []
     last = 0
     for m in _WHITESPACE.finditer(text):
-        parts.append(text[last : m.start()])
-        where.extend(range(last, m.start()))
+        _add_word(parts, where, text, last, m.start())
         parts.append("\n" if _hard_break(text, m) else " ")
         where.append(m.start())
         last = m.end()
-    parts.append(text[last:])
-    where.extend(range(last, len(text) + 1))
+    _add_word(parts, where, text, last, len(text))
+    where.append(len(text))
     return "".join(parts), where
+
+
+def _add_word(parts: list[str], where: list[int], text: str, start: int, end: int) -> None:
+    """Append text[start:end] (no whitespace in it), cut by a space every _MAX_WORD chars.
+
+    spaCy's tokenizer peels a word's prefixes and suffixes one at a time, each with a
+    regex over the rest: quadratic in a word of 20,000 ')' (60 s). No cue is that long.
+    """
+    for cut in range(start, end, _MAX_WORD):
+        if cut > start:
+            parts.append(" ")
+            where.append(cut)
+        parts.append(text[cut:min(cut + _MAX_WORD, end)])
+        where.extend(range(cut, min(cut + _MAX_WORD, end)))
 
 
 @Language.component("line_sentences")
@@ -155,15 +171,13 @@ class Classifier:
         """Label a logbook's entries (all of them at once, so the logbook's own model is known)."""
         entries = list(entries)
         own_size = context.own_model_size(getattr(e, f) or "" for e in entries for f in FIELDS)
-        # a closing line end lets a pattern look one token past an entry's last word
-        prepared = [normalise((getattr(e, f) or "") + "\n") for e in entries for f in FIELDS]
-        docs = zip(self.nlp.pipe(t for t, _ in prepared), (w for _, w in prepared), strict=True)
+        docs = self.nlp.pipe(_pieces(entries), as_tuples=True)
+        by_entry = itertools.groupby(docs, key=lambda piece: piece[1][0])
         results = []
-        for entry in entries:
+        for entry, (_, pieces) in zip(entries, by_entry, strict=True):
             cues = []
             plans = self._plans(entry)
-            for field in FIELDS:
-                doc, where = next(docs)
+            for doc, (_, field, where) in pieces:
                 cues.extend(cue for cue in self._cues(doc, where, entry, field, own_size)
                             if not _inside(cue[0], plans))
             labels = _best(cues)
@@ -215,6 +229,31 @@ class Classifier:
                 confidence=rule.confidence,
             )
             yield label, rule
+
+
+def _pieces(entries: list[Entry]) -> Iterator[tuple[str, tuple[int, str, list[int]]]]:
+    """(normalised text, (entry index, field, offsets)) per piece of each field, lazily.
+
+    A field longer than _PIECE_CHARS is cut at line ends into pieces, so the
+    tokens of a 100 MB pasted log are never all in memory at once.
+    """
+    for n, entry in enumerate(entries):
+        for field in FIELDS:
+            text = getattr(entry, field) or ""
+            for start, end in _piece_bounds(text):
+                # a closing line end lets a pattern look one token past the last word
+                flat, where = normalise(text[start:end] + "\n")
+                yield flat, (n, field, [start + w for w in where] if start else where)
+
+
+def _piece_bounds(text: str) -> Iterator[tuple[int, int]]:
+    start = 0
+    while len(text) - start > _PIECE_CHARS:
+        cut = text.rfind("\n", start + _PIECE_CHARS // 2, start + _PIECE_CHARS) + 1
+        end = cut or start + _PIECE_CHARS
+        yield start, end
+        start = end
+    yield start, len(text)
 
 
 def _inside(label: Label, plans: dict[str, list[tuple[int, int]]]) -> bool:
