@@ -78,8 +78,11 @@ def main() -> None:
 @click.option("--pdf-backend", "pdf_backend", type=click.Choice(["pdfium", "pdfplumber"]),
               default="pdfium", show_default=True,
               help="PDF text layer: pdfium (fast) or pdfplumber (the reference).")
+@click.option("--follow-links", is_flag=True,
+              help="Read links in a folder that point outside it (skipped by default).")
 @fail_cleanly
-def ingest(paths, db, name, timezone, as_one, force, no_label, workers, pdf_backend) -> None:
+def ingest(paths, db, name, timezone, as_one, force, no_label, workers, pdf_backend,
+           follow_links) -> None:
     """Read logbook files (PDF, Markdown, text) into the database."""
     from .ingest import ingest as run_ingest
     from .ingest import no_labels
@@ -91,7 +94,7 @@ def ingest(paths, db, name, timezone, as_one, force, no_label, workers, pdf_back
     results = run_ingest(paths, db=db or default_db(), name=name, timezone=timezone,
                          as_one=as_one, force=force, progress=progress,
                          classify=no_labels if no_label else None, workers=workers,
-                         pdf_backend=pdf_backend)
+                         pdf_backend=pdf_backend, follow_links=follow_links)
     for result in results:
         click.echo(result.summary(), err=result.status == "error")
     if not results:
