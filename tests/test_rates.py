@@ -1,0 +1,50 @@
+"""Counts and rates stated in prose become rates (TAXONOMY rule 14, issue 12)."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+
+from pipeline.models import Entry
+from pipeline.rates import mine_rates
+from pipeline.read import read
+from pipeline.segment import segment
+
+
+def rates_in(shared, logbook: str, phrase: str):
+    """The rates of the entry of a real logbook that holds `phrase`."""
+    [entry] = [e for e in segment(read(shared / "logbooks" / "md" / f"{logbook}.md"))
+               if phrase in e.text]
+    return [r for r in mine_rates(entry) if phrase in r.evidence]
+
+
+def test_a_count_since_a_date_in_the_sentence_before(shared):
+    [rate] = rates_in(shared, "opt-175b-27_percent_update", "40+ restarts")
+    assert (rate.code, rate.events, rate.bound) == ("restart", 40, ">=")
+    assert (rate.period_start, rate.period_end) == (date(2021, 11, 17), date(2021, 12, 3))
+    assert rate.mtbf_hours == pytest.approx(384 / 40)
+
+
+def test_a_frequency_in_parentheses(shared):
+    [rate] = rates_in(shared, "opt-175b-final_update", "~2 machines go down every day")
+    assert (rate.code, rate.events, rate.bound, rate.hours) == ("hardware.node", 2, "~", 24)
+    assert rate.mtbf_hours == 12
+
+
+def test_every_week_or_so_one_of_the_gpus_dies(shared):
+    [rate] = rates_in(shared, "bloom-tr11-176b", "one of the gpus dies")
+    assert (rate.code, rate.events, rate.bound, rate.hours) == ("hardware.gpu", 1, "~", 168)
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("We had 35 manual restarts in the last two weeks.", ("restart", 35, "=", 336)),
+    ("About 3 nodes went down every day.", ("hardware.node", 3, "~", 24)),
+    ("A GPU fell off the bus every 12 hours.", None),  # no number before the event
+    ("If 3 nodes go down every day we lose a day a week.", None),  # hypothetical
+    ("We had 40 restarts.", None),  # a count with no period is no rate
+])
+def test_sentences(text, expected):
+    found = [(r.code, r.events, r.bound, r.hours)
+             for r in mine_rates(Entry(seq=1, heading="x", text=text, date=date(2022, 1, 6)))]
+    assert found == ([expected] if expected else [])
