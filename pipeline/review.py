@@ -57,8 +57,7 @@ def apply_review(path: str | Path, db: str | Path | None = None,
                  classify: Classify | None = None) -> Applied:
     """Store the decisions of a review CSV and relabel; refuse the whole file on a bad row."""
     kinds = _kinds()
-    with Path(path).open(newline="", encoding="utf-8") as fh:
-        rows = list(csv.DictReader(fh))
+    rows = _read_decisions(Path(path))
     with connect(db or default_db()) as con:
         entries: dict[str, list[Entry]] = {}
         decided = []
@@ -77,6 +76,37 @@ def apply_review(path: str | Path, db: str | Path | None = None,
     for c in decided:
         counts[c.decision] = counts.get(c.decision, 0) + 1
     return Applied(counts, logbooks)
+
+
+_NEEDED = ("logbook", "code", "decision")
+_WHERE = (("seq",), ("heading", "date"))  # either names the entry
+
+
+def _read_decisions(path: Path) -> list[dict]:
+    """The CSV's rows, once its encoding, delimiter and header are known to be right.
+
+    Checked before anything is stored: a file that is empty, not UTF-8, split by ';'
+    or missing a column would otherwise apply nothing and say so quietly.
+    """
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"{path}: not UTF-8 text (byte {exc.start}); save the CSV as UTF-8")\
+            from None
+    lines = text.splitlines()
+    if not lines or not lines[0].strip():
+        raise ValueError(f"{path}: empty; expected the CSV that `logbook review --out` writes")
+    header = next(csv.reader([lines[0]]))
+    if len(header) == 1 and any(sep in lines[0] for sep in ";\t|"):
+        sep = next(sep for sep in ";\t|" if sep in lines[0])
+        raise ValueError(f"{path}: columns are separated by {sep!r}; write the CSV with commas")
+    missing = [c for c in _NEEDED if c not in header]
+    if not any(all(c in header for c in way) for way in _WHERE):
+        missing.append("seq (or heading and date)")
+    if missing:
+        raise ValueError(f"{path}: missing column(s) {', '.join(missing)}; "
+                         "expected the header that `logbook review --out` writes")
+    return list(csv.DictReader(lines))
 
 
 def _kinds() -> dict[str, str]:

@@ -126,3 +126,22 @@ def test_unknown_codes_are_refused_with_the_row_named(db, tmp_path):
     assert "row 3" in result.output and "unknown code 'hardware.gpus'" in result.output
     with duckdb.connect(str(db), read_only=True) as con:
         assert con.execute("SELECT count(*) FROM corrections").fetchone() == (0,)
+
+
+@pytest.mark.parametrize(("content", "reason"), [
+    (b"", "empty"),
+    (b"logbook;seq;code;decision\nops;1;restart;reject\n", "separated by ';'"),
+    (b"logbook,seq,label,verdict\nops,1,restart,reject\n", "missing column(s) code, decision"),
+    (b"logbook,code,decision\nops,restart,reject\n", "missing column(s) seq (or heading"),
+    ("logbook,seq,code,decision\nops,1,restart,r\u00e9ject\n".encode("latin-1"), "not UTF-8"),
+])
+def test_a_file_it_cannot_use_is_refused_before_anything_is_stored(db, tmp_path, content,
+                                                                    reason):
+    path = tmp_path / "decisions.csv"
+    path.write_bytes(content)
+    result = CliRunner().invoke(main, ["review", "--db", str(db), "--apply", str(path)])
+    assert result.exit_code == 1
+    [line] = result.output.strip().splitlines()
+    assert line.startswith(f"error: {path}: ") and reason in line
+    with duckdb.connect(str(db), read_only=True) as con:
+        assert con.execute("SELECT count(*) FROM corrections").fetchone() == (0,)
