@@ -9,6 +9,9 @@ from __future__ import annotations
 
 import json
 import math
+import os
+import shutil
+import textwrap
 from collections.abc import Callable
 from typing import Any
 
@@ -19,6 +22,8 @@ import pandas as pd
 FORMATS = ("table", "csv", "json")
 _TABLE_WIDTH = 60  # characters of a cell shown in a table
 _WIDE = 8  # columns beyond which a one-row table prints as field/value lines
+_DEFAULT_COLUMNS = 120  # the width of a table when the output is not a terminal
+_MISSING = "n/a"
 
 format_option = click.option(
     "--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True,
@@ -57,10 +62,18 @@ def _csv_cell(value: Any) -> Any:
 
 
 def _table_cell(value: Any) -> str:
+    """A cell for reading: 3 significant figures, thousands separated, `n/a` if missing.
+
+    Only tables round; CSV and JSON keep every digit.
+    """
     if value is None:
-        return ""
+        return _MISSING
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, int):
+        return f"{value:,}"
     if isinstance(value, float):
-        return f"{value:.4g}" if abs(value) < 1000 else f"{value:,.0f}"
+        return f"{value:,.0f}" if abs(value) >= 1000 else f"{float(f'{value:.3g}'):g}"
     text = ", ".join(map(str, value)) if isinstance(value, list) else str(value)
     text = " ".join(text.split())
     return text if len(text) <= _TABLE_WIDTH else text[: _TABLE_WIDTH - 1] + "…"
@@ -79,7 +92,29 @@ def render(df: pd.DataFrame, fmt: str = "table") -> str:
     cells = _cells(df, _table_cell)
     if len(cells) == 1 and len(cells.columns) > _WIDE:  # one wide record reads better downwards
         cells = pd.DataFrame({"field": cells.columns, "value": cells.iloc[0].to_numpy()})
-    return cells.to_string(index=False)
+    return _fit(cells, terminal_columns())
+
+
+def terminal_columns() -> int:
+    """The terminal's width; $COLUMNS or 120 when the output goes to a file or a pipe."""
+    if os.environ.get("COLUMNS", "").isdigit():
+        return int(os.environ["COLUMNS"])
+    return shutil.get_terminal_size((_DEFAULT_COLUMNS, 24)).columns
+
+
+def _fit(cells: pd.DataFrame, width: int) -> str:
+    """The table with its last columns left out until it fits `width`, and a note saying so."""
+    text = cells.to_string(index=False)
+    dropped: list[str] = []
+    while len(cells.columns) > 1 and max(map(len, text.splitlines())) > width:
+        dropped.insert(0, str(cells.columns[-1]))
+        cells = cells.iloc[:, :-1]
+        text = cells.to_string(index=False)
+    if dropped:
+        note = (f"({len(dropped)} more column{'s' * (len(dropped) > 1)}: "
+                f"{', '.join(dropped)}; --format csv or json shows every column)")
+        text += "\n" + textwrap.fill(note, width)
+    return text
 
 
 def emit(df: pd.DataFrame, fmt: str = "table") -> None:

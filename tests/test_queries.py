@@ -119,3 +119,20 @@ def test_cli_mtbf_and_simulate(db):
 
 def test_queries_folder_holds_no_stray_sql():
     assert all(p.read_text().startswith("-- ") for p in QUERIES.glob("*.sql"))
+
+
+def test_tables_fit_the_width_and_round_for_reading(monkeypatch):
+    import pandas as pd
+
+    from pipeline.report import render
+
+    monkeypatch.setenv("COLUMNS", "60")
+    frame = pd.DataFrame({"logbook": ["opt", "bloom"], "mtbf_hours": [314.8071216722258, 2.0],
+                          "failures": [12345, 3], "note": [None, "x"],
+                          **{f"wide_column_{i}": [1.0, 2.0] for i in range(6)}})
+    text = render(frame, "table")
+    assert all(len(line) <= 60 for line in text.splitlines())
+    assert "314.8071216722258" not in text and "315" in text and "12,345" in text
+    assert "n/a" in text
+    assert "more columns: " in text and "wide_column_5" in text
+    assert "314.8071216722258" in render(frame, "csv")  # full precision kept for tools
