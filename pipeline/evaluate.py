@@ -196,8 +196,9 @@ def format_report(report: dict) -> str:
     """The text report score.py prints."""
     lines = []
     for lid, out in report["logbooks"].items():
+        dates = "n/a (undated)" if out["date_accuracy"] is None else out["date_accuracy"]
         line = (f"{lid}: entries {out['matched']}/{out['gold_entries']} found, "
-                f"{out['pred_entries']} predicted; date acc {out['date_accuracy']}; "
+                f"{out['pred_entries']} predicted; date acc {dates}; "
                 f"faults F1 {out['faults']['f1']}; interventions F1 {out['interventions']['f1']}")
         if "by_date" in out:
             line += f"; by-date F1 {out['by_date']['f1']}"
