@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import yaml
+from spacy.language import Language
 from spacy.tokens import Doc, Span
 
 from .patterns import optimise
@@ -214,3 +215,40 @@ def scopes(doc: Doc, rules: dict[str, Rule], own_size: str | None = None) -> lis
 def modifier(span: Span, kind: str, found: list[Scope]) -> Scope | None:
     """The first scope that modifies a cue, or None when the cue stands as written."""
     return next((s for s in found if s.covers(span, kind)), None)
+
+
+if not Span.has_extension("context"):
+    Span.set_extension("context", default=None)
+
+
+class ConText:
+    """The pipeline component: each cue span gets `span._.context`, the Scope that
+    modifies it (its category and trigger), or None when the cue stands as written.
+
+    As in medspaCy, the decision is written on the doc, so `nlp(text)` shows why a
+    cue was kept or dropped. `kinds` maps a cue's label to fault or intervention;
+    `own_size` is the model size of the logbook being labelled (set per logbook).
+    """
+
+    def __init__(self, cues_key: str) -> None:
+        self.cues_key = cues_key
+        self.rules: dict[str, Rule] = {}
+        self.kinds: dict[str, str] = {}
+        self.own_size: str | None = None
+
+    def configure(self, rules: dict[str, Rule], kinds: dict[str, str]) -> ConText:
+        """Give the component context.yaml's rules and the cue codes' kinds; returns it."""
+        self.rules, self.kinds = rules, kinds
+        return self
+
+    def __call__(self, doc: Doc) -> Doc:
+        found = scopes(doc, self.rules, self.own_size)
+        for span in doc.spans.get(self.cues_key, []):
+            span._.context = modifier(span, self.kinds[span.label_], found)
+        return doc
+
+
+@Language.factory("context", default_config={"cues_key": "taxonomy"})
+def make_context(nlp: Language, name: str, cues_key: str) -> ConText:
+    """`nlp.add_pipe("context", config={"cues_key": ...})`, then `.configure(rules, kinds)`."""
+    return ConText(cues_key)

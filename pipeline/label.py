@@ -4,8 +4,10 @@ All knowledge lives in data: `data/taxonomy.yaml` holds each code's spaCy
 token patterns and phrase lists, `data/context.yaml` the ConText triggers
 that stop a cue from counting (negated, hypothetical, another project's,
 general advice). This module only wires them into one spaCy pipeline
-(blank English + sentencizer + two span rulers, see patterns.AnchoredRuler),
-so it can be built once and run with `nlp.pipe` over many entries.
+(blank English + sentencizer + two span rulers, see patterns.AnchoredRuler, +
+the "context" component, which writes on each cue span `span._.context`: the
+trigger and category that drop it, or None), so it can be built once and run
+with `nlp.pipe` over many entries; `Classifier().nlp(text)` shows every decision.
 """
 
 from __future__ import annotations
@@ -159,9 +161,12 @@ class Classifier:
             code=context.RECURRENCE, kind=FAULT, source="context:recurrence", confidence=0.7,
             unless=frozenset(), inside=frozenset())
         self._ruler("taxonomy_ruler", SPANS_KEY, patterns + self.recurrence.patterns)
-        self.context_rules, context_patterns = context.load_rules(context_path or CONTEXT_PATH)
+        rules, context_patterns = context.load_rules(context_path or CONTEXT_PATH)
         self.plan_titles = context.load_plan_titles(context_path or CONTEXT_PATH)
         self._ruler("context_ruler", context.SPANS_KEY, context_patterns)
+        kinds = {rule.code: rule.kind for rule in self.rules.values()}
+        self.context = self.nlp.add_pipe(
+            "context", config={"cues_key": SPANS_KEY}).configure(rules, kinds)
 
     def _ruler(self, name: str, key: str, patterns: list[dict]) -> None:
         ruler = self.nlp.add_pipe("anchored_span_ruler", name=name, config={"spans_key": key})
@@ -170,7 +175,8 @@ class Classifier:
     def classify(self, entries: Iterable[Entry]) -> list[LabelledEntry]:
         """Label a logbook's entries (all of them at once, so the logbook's own model is known)."""
         entries = list(entries)
-        own_size = context.own_model_size(getattr(e, f) or "" for e in entries for f in FIELDS)
+        self.context.own_size = context.own_model_size(
+            getattr(e, f) or "" for e in entries for f in FIELDS)
         docs = self.nlp.pipe(_pieces(entries), as_tuples=True)
         by_entry = itertools.groupby(docs, key=lambda piece: piece[1][0])
         results = []
@@ -178,7 +184,7 @@ class Classifier:
             cues = []
             plans = self._plans(entry)
             for doc, (_, field, where) in pieces:
-                cues.extend(cue for cue in self._cues(doc, where, entry, field, own_size)
+                cues.extend(cue for cue in self._cues(doc, where, entry, field)
                             if not _inside(cue[0], plans))
             labels = _best(cues)
             refers = [lb for lb in labels if lb.code == context.RECURRENCE]
@@ -207,14 +213,13 @@ class Classifier:
         return {"heading": [], "text": context.plan_spans(text, self.plan_titles)}
 
     def _cues(
-        self, doc: Doc, where: list[int], entry: Entry, field: str, own_size: str | None
+        self, doc: Doc, where: list[int], entry: Entry, field: str
     ) -> Iterator[tuple[Label, _Rule]]:
         """Every pattern match in one field that no context trigger modifies."""
-        found = context.scopes(doc, self.context_rules, own_size)
         original = getattr(entry, field) or ""
         for span in doc.spans[SPANS_KEY]:
             rule = self.rules[span.id_]
-            if context.modifier(span, rule.kind, found):
+            if span._.context is not None:
                 continue
             words = [tok for tok in span if not tok.is_space] or list(span)
             start, end = where[words[0].idx], where[words[-1].idx + len(words[-1]) - 1] + 1

@@ -299,3 +299,12 @@ def test_the_typical_cues_of_taxonomy_md_are_labelled(shared: Path, classifier: 
             if cue not in bare and row.group(1) not in {lb.code for lb in labelled.labels}:
                 missed.append((row.group(1), cue))
     assert not missed
+
+
+def test_context_writes_its_decision_on_each_cue(classifier: Classifier) -> None:
+    """As medspaCy's ConText: nlp(text) shows which trigger dropped a cue, and why."""
+    doc = classifier.nlp("No ECC errors so far; the loss went to NaN.\n")
+    decisions = {span.label_: span._.context for span in doc.spans["taxonomy"]}
+    assert decisions["numerics.overflow"] is None
+    dropped = decisions["hardware.memory"]
+    assert (dropped.rule.category, dropped.trigger.text) == ("NEGATED", "No")
