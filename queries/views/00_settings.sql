@@ -5,7 +5,8 @@ FROM (VALUES
     ('incident_window_hours', 6, 'failure entries at most this far apart describe one stop'),
     ('outcome_window_hours', 72, 'an intervention held if its family did not fail again within this'),
     ('max_repair_hours', 72, 'a restart later than this after a stop is not its repair'),
-    ('min_confidence', 0, 'labels below this confidence are ignored by the views')
+    ('min_confidence', 0, 'labels below this confidence are ignored by the views'),
+    ('min_failures_to_judge', 3, 'fewer later failures than this cannot show whether an intervention held')
 ) AS t(key, value, meaning);
 
 CREATE OR REPLACE TEMP MACRO setting(name) AS (SELECT value FROM settings WHERE key = name);
