@@ -33,9 +33,10 @@ from .read import (
     read,
     regular_file,
 )
+from .read.duplicates import Renderings, fingerprint
 from .read.folder import read_merged
 from .segment import segment
-from .store import LogbookRecord, connect, default_db, save_logbook, stored_sha256
+from .store import LogbookRecord, connect, default_db, load_entries, save_logbook, stored_sha256
 
 Classify = Callable[[Sequence[Entry]], list[LabelledEntry]]
 _CONTROL = re.compile(r"[\x00-\x1f\x7f\u2028\u2029]+")
@@ -52,13 +53,14 @@ class IngestResult:
 
     logbook: str
     path: str
-    status: str  # "ingested" | "unchanged" | "skipped" | "error"
+    status: str  # "ingested" | "unchanged" | "duplicate" | "skipped" | "error"
     entries: int = 0
     dated: int = 0
     pages: int | None = None
     seconds: float = 0.0
     error: str | None = None
     notes: list[str] = field(default_factory=list)  # files of a merged folder left out, and why
+    same_as: tuple[str, float] | None = None  # a duplicate's kept rendering and their likeness
 
     def summary(self) -> str:
         """One line, whatever the file name or the error message holds."""
@@ -66,6 +68,10 @@ class IngestResult:
             return _one_line(f"error: {self.path}: {self.error}")
         if self.status == "skipped":
             return _one_line("; ".join(self.notes))
+        if self.status == "duplicate" and self.same_as:
+            other, score = self.same_as
+            return _one_line(f"warning: {self.path}: same logbook as {other} ({score:.0%} of "
+                             "the text alike), not ingested; --force ingests it anyway")
         if self.status == "unchanged":
             return _one_line(f"{self.logbook}: unchanged ({self.path}), nothing to do")
         pages = f", {self.pages} pages" if self.pages else ""
@@ -151,8 +157,10 @@ def ingest(paths: Iterable[str | Path], db: str | Path | None = None, name: str 
     `classify` labels the entries (default: the taxonomy classifier, built only
     if a file changed). Files are parsed (read, segment, classify) by `workers`
     processes (default: one per core) and stored here, by the one DuckDB writer,
-    one transaction per logbook, in input order. Errors are returned as
-    results, never raised, so one bad file never stops a batch.
+    one transaction per logbook, in input order. A file whose text repeats a
+    logbook of the batch (another rendering of it) is not stored, unless
+    `force`. Errors are returned as results, never raised, so one bad file
+    never stops a batch.
     """
     if timezone and dates.zone_info(timezone) is None:
         raise ValueError(f"--timezone {timezone!r}: unknown time zone (try ET or Europe/Paris)")
@@ -170,10 +178,24 @@ def ingest(paths: Iterable[str | Path], db: str | Path | None = None, name: str 
         ingested = results[len(skipped):]
         todo = [s for s, sha in zip(sources, shas, strict=True) if sha]
         parsed = _parse_all(todo, timezone, classify, pdf_backend, workers or _cores())
+        kept = Renderings()  # what this batch keeps, to tell a second rendering of it
+        for source, result in zip(sources, ingested, strict=True):
+            if todo and result.status == "unchanged":
+                kept.add(source.label, fingerprint(load_entries(con, source.logbook)))
         iterator = progress(iter(sources)) if progress else iter(sources)
         for source, sha, result in zip(iterator, shas, ingested, strict=True):
-            if sha:
-                _store(con, source, sha, *next(parsed), result)
+            if not sha:
+                continue
+            parsed_one, error = next(parsed)
+            print_ = None if force or parsed_one is None else fingerprint(
+                le.entry for le in parsed_one.entries)
+            result.same_as = kept.same_as(print_) if print_ else None
+            if result.same_as:
+                result.status = "duplicate"
+                continue
+            _store(con, source, sha, parsed_one, error, result)
+            if print_ and result.status == "ingested":
+                kept.add(source.label, print_)
     return results
 
 
