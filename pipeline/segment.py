@@ -1,10 +1,11 @@
 """Lines -> Entries: which lines are headings, and what belongs to each.
 
 What an entry is, stated once:
-- A heading is a line set apart by the format (a Markdown heading, a PDF line
-  in a larger font, a bold line standing alone, a text line underlined with
-  ===) or an unindented line that begins with a date or date-time and starts
-  a block (or continues a run of such lines). A list item, a log line with
+- A heading is a line set apart by the format (a Markdown, Word or HTML
+  heading, a PDF line in a larger font, a bold line standing alone - ranked
+  below the styled headings -, a text line underlined with ===) or an
+  unindented line that begins with a date or date-time and starts a block
+  (or continues a run of such lines). A list item, a log line with
   seconds, or a date inside a title starts nothing; where styled headings
   carry dates, plain date-led lines are prose.
 - A heading wraps onto the next line when that line has its style, or when
