@@ -8,10 +8,8 @@ reader that only knew pandoc would fail them.
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
 import zipfile
+from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 
@@ -19,9 +17,8 @@ import docx
 import pytest
 from conftest import SHARED
 from docx.shared import Pt
+from helpers import score_logbooks
 
-from pipeline.export import export
-from pipeline.ingest import ingest, no_labels
 from pipeline.read import ReadError, read
 from pipeline.segment import segment
 
@@ -46,28 +43,14 @@ def test_real_exports_are_there():
     assert {p.suffix for p in REAL} == {".docx", ".html"}
 
 
-def score(shared: Path, tmp: Path, suffix: str, names: list[str]) -> dict:
-    """Ingest one rendering of the logbooks, export, and run ../shared/eval/score.py."""
-    tmp.mkdir()
-    for name in names:
-        [result] = ingest([shared / f"logbooks/{suffix}/{name}.{suffix}"], db=tmp / "x.duckdb",
-                          name=name, classify=no_labels)
-        assert result.status == "ingested", result.summary()
-    export(tmp / "out", db=tmp / "x.duckdb")
-    out = subprocess.run(
-        [sys.executable, str(shared / "eval/score.py"), "--gold", str(shared / "gold"),
-         "--pred", str(tmp / "out/entries.jsonl"), "--json"],
-        capture_output=True, text=True, check=True).stdout
-    return {name: figures for name, figures in json.loads(out)["logbooks"].items()
-            if name in names}
-
-
 @pytest.mark.parametrize("suffix", ["docx", "html"])
 def test_real_exports_score_as_their_markdown(shared, tmp_path, suffix):
     names = sorted(p.stem for p in (shared / "logbooks" / suffix).glob(f"*.{suffix}"))
     keys = ("entry_recall", "entry_precision", "date_accuracy")
-    markdown = score(shared, tmp_path / "md", "md", names)
-    exported = score(shared, tmp_path / suffix, suffix, names)
+    markdown = score_logbooks(shared, tmp_path / "md",
+                              {n: shared / f"logbooks/md/{n}.md" for n in names})
+    exported = score_logbooks(shared, tmp_path / suffix,
+                              {n: shared / f"logbooks/{suffix}/{n}.{suffix}" for n in names})
     for name in names:
         assert [exported[name][k] for k in keys] == [markdown[name][k] for k in keys], name
 
@@ -133,81 +116,87 @@ def word(path: Path, headings: str) -> Path:
     return path
 
 
-def notion(heading: str, text: str, items: list, rows: list, code: list, first: bool) -> str:
-    body = f"<h2 id='x'>{heading}</h2><p><strong>Seen:</strong> {text}</p>"
-    if first:
-        body += f"<h3>{SUBLABEL[0]}</h3><p>{SUBLABEL[1]}</p>"
-    if items:
-        body += "".join(f"<ul class='bulleted-list'><li style='list-style-type:disc'>{i}</li></ul>"
-                        for i in items)
-    if rows:
-        body += "<table class='simple-table'><tbody>" + "".join(
-            "<tr>" + "".join(f"<td>{c}</td>" for c in r) + "</tr>" for r in rows)
-        body += "</tbody></table>"
-    if code:
-        body += "<pre class='code'><code>" + "\n".join(code) + "</code></pre>"
-    return body
+@dataclass(frozen=True)
+class HtmlStyle:
+    """How one tool writes a page and each part of a note, as format strings."""
 
-
-def confluence(heading: str, text: str, items: list, rows: list, code: list, first: bool) -> str:
-    body = f"<h2 id='Logbook-x'>{heading}</h2><p><strong>Seen:</strong>&nbsp;{text}</p>"
-    if first:
-        body += f"<p><strong>{SUBLABEL[0]}</strong></p><p>{SUBLABEL[1]}</p>"
-    if items:
-        body += "<ul>" + "".join(f"<li>{i}</li>" for i in items) + "</ul>"
-    if rows:
-        body += ("<div class='table-wrap'><table class='confluenceTable'><tbody>" + "".join(
-            "<tr>" + "".join(f"<th class='confluenceTh'>{c}</th>" for c in r) + "</tr>"
-            for r in rows) + "</tbody></table></div>")
-    if code:
-        body += ("<div class='code panel pdl'><div class='codeContent panelContent pdl'>"
-                 "<pre class='syntaxhighlighter-pre' data-theme='Confluence'>"
-                 + "\n".join(code) + "</pre></div></div>")
-    return body
-
-
-def google_docs(heading: str, text: str, items: list, rows: list, code: list, first: bool) -> str:
-    """Google Docs writes bold and fonts as CSS classes, and code as one paragraph a line."""
-    body = (f"<p class='c0'><span class='c1'>{heading}</span></p>"
-            f"<p class='c0'><span class='c1'>Seen: </span><span class='c4'>{text}</span></p>")
-    if items:
-        body += "<ul class='lst-kix_a-0 start'>" + "".join(
-            f"<li class='c0 li-bullet-0'><span class='c4'>{i}</span></li>" for i in items) + "</ul>"
-    if rows:
-        body += "<table class='c7'>" + "".join("<tr class='c5'>" + "".join(
-            f"<td class='c6' colspan='1' rowspan='1'><p class='c0'><span>{c}</span></p></td>"
-            for c in r) + "</tr>" for r in rows) + "</table>"
-    body += "".join(f"<p class='c0'><span class='c2'>{line.replace(' ', '&nbsp;')}</span></p>"
-                    for line in code)
-    return body
+    page: str  # {title}, {intro}, {body}
+    heading: str
+    seen: str  # the note's paragraph, opening with a bold "Seen:"
+    sublabel: str  # an undated sub-heading and its text; "" where the tool has none
+    items: str  # a list around its items
+    item: str
+    table: str
+    row: str
+    cell: str
+    code: str  # around the code lines, joined by code_separator
+    code_line: str = "{}"
+    code_separator: str = "\n"
+    code_space: str = " "
 
 
 PAGES = {
-    "notion": ("<!DOCTYPE html><html><head><meta charset='utf-8'><title>{title}</title></head>"
-               "<body><article class='page sans'><header><h1 class='page-title'>{title}</h1>"
-               "</header><div class='page-body'><p>{intro}</p>{body}</div></article></body></html>",
-               notion),
-    "confluence": ("<!DOCTYPE html><html><head><title>Space : {title}</title></head><body>"
-                   "<div id='page'><div id='main-header'><div id='breadcrumb-section'>"
-                   "<ol id='breadcrumbs'><li><a href='index.html'>Space</a></li></ol></div>"
-                   "<h1 id='title-heading' class='pagetitle'>Space : {title}</h1></div>"
-                   "<div id='main-content' class='wiki-content group'><p>{intro}</p>{body}</div>"
-                   "<div id='footer'><p>Document generated by Confluence</p></div></div>"
-                   "</body></html>", confluence),
-    "google-docs": ("<html><head>"
-                    "<meta content='text/html; charset=UTF-8' http-equiv='content-type'>"
-                    "<style type='text/css'>.c1{{font-weight:700}}.c4{{font-weight:400}}"
-                    ".c2{{font-family:\"Courier New\";font-weight:400}}.title{{font-size:26pt}}"
-                    "</style></head><body class='c8 doc-content'><p class='title'><span>{title}"
-                    "</span></p><p class='c0'><span class='c4'>{intro}</span></p>{body}"
-                    "</body></html>", google_docs),
+    "notion": HtmlStyle(
+        page="<!DOCTYPE html><html><head><meta charset='utf-8'><title>{title}</title></head>"
+             "<body><article class='page sans'><header><h1 class='page-title'>{title}</h1>"
+             "</header><div class='page-body'><p>{intro}</p>{body}</div></article></body></html>",
+        heading="<h2 id='x'>{}</h2>", seen="<p><strong>Seen:</strong> {}</p>",
+        sublabel="<h3>{}</h3><p>{}</p>",
+        items="{}", item="<ul class='bulleted-list'><li style='list-style-type:disc'>{}</li></ul>",
+        table="<table class='simple-table'><tbody>{}</tbody></table>", row="<tr>{}</tr>",
+        cell="<td>{}</td>", code="<pre class='code'><code>{}</code></pre>"),
+    "confluence": HtmlStyle(
+        page="<!DOCTYPE html><html><head><title>Space : {title}</title></head><body>"
+             "<div id='page'><div id='main-header'><div id='breadcrumb-section'>"
+             "<ol id='breadcrumbs'><li><a href='index.html'>Space</a></li></ol></div>"
+             "<h1 id='title-heading' class='pagetitle'>Space : {title}</h1></div>"
+             "<div id='main-content' class='wiki-content group'><p>{intro}</p>{body}</div>"
+             "<div id='footer'><p>Document generated by Confluence</p></div></div></body></html>",
+        heading="<h2 id='Logbook-x'>{}</h2>", seen="<p><strong>Seen:</strong>&nbsp;{}</p>",
+        sublabel="<p><strong>{}</strong></p><p>{}</p>", items="<ul>{}</ul>", item="<li>{}</li>",
+        table="<div class='table-wrap'><table class='confluenceTable'><tbody>{}</tbody></table>"
+              "</div>",
+        row="<tr>{}</tr>", cell="<th class='confluenceTh'>{}</th>",
+        code="<div class='code panel pdl'><div class='codeContent panelContent pdl'>"
+             "<pre class='syntaxhighlighter-pre' data-theme='Confluence'>{}</pre></div></div>"),
+    # Google Docs writes bold and fonts as CSS classes, and code as one paragraph a line.
+    "google-docs": HtmlStyle(
+        page="<html><head><meta content='text/html; charset=UTF-8' http-equiv='content-type'>"
+             "<style type='text/css'>.c1{{font-weight:700}}.c4{{font-weight:400}}"
+             ".c2{{font-family:\"Courier New\";font-weight:400}}.title{{font-size:26pt}}"
+             "</style></head><body class='c8 doc-content'><p class='title'><span>{title}"
+             "</span></p><p class='c0'><span class='c4'>{intro}</span></p>{body}</body></html>",
+        heading="<p class='c0'><span class='c1'>{}</span></p>",
+        seen="<p class='c0'><span class='c1'>Seen: </span><span class='c4'>{}</span></p>",
+        sublabel="", items="<ul class='lst-kix_a-0 start'>{}</ul>",
+        item="<li class='c0 li-bullet-0'><span class='c4'>{}</span></li>",
+        table="<table class='c7'>{}</table>", row="<tr class='c5'>{}</tr>",
+        cell="<td class='c6' colspan='1' rowspan='1'><p class='c0'><span>{}</span></p></td>",
+        code="{}", code_line="<p class='c0'><span class='c2'>{}</span></p>", code_separator="",
+        code_space="&nbsp;"),
 }
 
 
-def html_page(path: Path, style: str) -> Path:
-    template, note = PAGES[style]
-    body = "".join(note(*n, first=i == 0) for i, n in enumerate(NOTES))
-    path.write_text(template.format(title=TITLE, intro=INTRO, body=body), encoding="utf-8")
+def html_note(style: HtmlStyle, heading: str, text: str, items: list, rows: list, code: list,
+              first: bool) -> str:
+    body = style.heading.format(heading) + style.seen.format(text)
+    if first and style.sublabel:
+        body += style.sublabel.format(*SUBLABEL)
+    if items:
+        body += style.items.format("".join(style.item.format(i) for i in items))
+    if rows:
+        body += style.table.format("".join(
+            style.row.format("".join(style.cell.format(c) for c in r)) for r in rows))
+    if code:
+        body += style.code.format(style.code_separator.join(
+            style.code_line.format(line.replace(" ", style.code_space)) for line in code))
+    return body
+
+
+def html_page(path: Path, name: str) -> Path:
+    style = PAGES[name]
+    body = "".join(html_note(style, *n, first=i == 0) for i, n in enumerate(NOTES))
+    path.write_text(style.page.format(title=TITLE, intro=INTRO, body=body), encoding="utf-8")
     return path
 
 
