@@ -70,8 +70,8 @@ def main() -> None:
 @click.option("--as-one", "as_one", metavar="NAME",
               help="Merge all files (e.g. a folder of daily notes) into one logbook NAME.")
 @click.option("--force", is_flag=True,
-              help="Re-ingest even if the file is unchanged, and ingest a file even if its "
-                   "text repeats another of the batch (x.md and x.docx).")
+              help="Re-ingest even if the file is unchanged, and ingest a folder's file even "
+                   "if its text repeats another logbook of the batch (x.md and x.docx).")
 @click.option("--no-label", "no_label", is_flag=True,
               help="Store entries without labels or metrics (no spaCy; fast). "
                    "Label them later with `logbook classify`.")

@@ -86,6 +86,7 @@ class Source:
 
     logbook: str
     paths: list[Path]
+    in_folder: bool = False  # found by listing a folder, not named by the user
 
     @property
     def label(self) -> str:
@@ -111,7 +112,7 @@ def find_sources(paths: Iterable[str | Path], name: str | None = None,
     A link inside a directory that points outside it is left out (and named in
     `skipped`) unless `follow_links`: a folder of notes is not a way to /etc/passwd.
     """
-    files: list[Path] = []
+    files: list[tuple[Path, bool]] = []  # (file, found in a folder)
     for raw in paths:
         path = Path(raw)
         if path.is_dir():
@@ -124,14 +125,14 @@ def find_sources(paths: Iterable[str | Path], name: str | None = None,
                         skipped.append(f"skipped {p}: it links to {p.resolve()}, "
                                        f"outside {path}")
                     continue
-                files.append(p)
+                files.append((p, True))
         else:
-            files.append(path)
+            files.append((path, False))
     if as_one:
-        return [Source(as_one, files)] if files else []
+        return [Source(as_one, [f for f, _ in files])] if files else []
     if name and len(files) > 1:
         raise ValueError("--name names one logbook; use --as-one NAME to merge several files")
-    return [Source(name or f.stem, [f]) for f in files]
+    return [Source(name or f.stem, [f], in_folder) for f, in_folder in files]
 
 
 @dataclass(slots=True)
@@ -157,10 +158,11 @@ def ingest(paths: Iterable[str | Path], db: str | Path | None = None, name: str 
     `classify` labels the entries (default: the taxonomy classifier, built only
     if a file changed). Files are parsed (read, segment, classify) by `workers`
     processes (default: one per core) and stored here, by the one DuckDB writer,
-    one transaction per logbook, in input order. A file whose text repeats a
-    logbook of the batch (another rendering of it) is not stored, unless
-    `force`. Errors are returned as results, never raised, so one bad file
-    never stops a batch.
+    one transaction per logbook, in input order. A file found in a folder whose
+    text repeats a logbook the batch keeps (another rendering of it: x.md and
+    x.docx) is not stored, unless `force`; files named one by one always are.
+    Errors are returned as results, never raised, so one bad file never stops
+    a batch.
     """
     if timezone and dates.zone_info(timezone) is None:
         raise ValueError(f"--timezone {timezone!r}: unknown time zone (try ET or Europe/Paris)")
@@ -189,7 +191,7 @@ def ingest(paths: Iterable[str | Path], db: str | Path | None = None, name: str 
             parsed_one, error = next(parsed)
             print_ = None if force or parsed_one is None else fingerprint(
                 le.entry for le in parsed_one.entries)
-            result.same_as = kept.same_as(print_) if print_ else None
+            result.same_as = kept.same_as(print_) if print_ and source.in_folder else None
             if result.same_as:
                 result.status = "duplicate"
                 continue

@@ -265,7 +265,20 @@ BAD = {
     "empty.html": (lambda p: p.write_text("<html><body><script>x()</script> \n</body></html>"),
                    "no text in this HTML file"),
     "blank.docx": (lambda p: docx.Document().save(p), "no text in this DOCX file"),
+    "deep.html": (lambda p: p.write_text(nested(3000)), "unreadable HTML (Excessive depth"),
 }
+
+
+def nested(depth: int) -> str:
+    return f"<html><body>{'<div>' * depth}<h2>2022-03-14 Node failure</h2><p>GPU 3 fell off " \
+           f"the<!-- a comment --> bus.</p>{'</div>' * depth}</body></html>"
+
+
+def test_deeply_nested_pages_read_without_recursion(tmp_path):
+    """Past libxml2's default 256 levels and Python's recursion limit: still read."""
+    (tmp_path / "deep.html").write_text(nested(1500))
+    [entry] = segment(read(tmp_path / "deep.html"))
+    assert (entry.heading, entry.text) == ("2022-03-14 Node failure", "GPU 3 fell off the bus.")
 
 
 @pytest.mark.parametrize("name", sorted(BAD))

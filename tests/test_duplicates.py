@@ -64,6 +64,12 @@ def test_a_folder_with_three_renderings_keeps_the_first(shared, tmp_path):
     assert stored(tmp_path / "x.duckdb") == [OPT]
 
 
+def test_files_named_one_by_one_are_all_ingested(shared, tmp_path):
+    folder = folder_of(shared, tmp_path, {f"{s}.{s}": f"{s}/{OPT}.{s}" for s in RENDERINGS})
+    results = ingest(sorted(folder.iterdir()), db=tmp_path / "x.duckdb", classify=no_labels)
+    assert [r.status for r in results] == ["ingested"] * 3
+
+
 def test_force_ingests_every_rendering(shared, tmp_path):
     folder = folder_of(shared, tmp_path, {f"{s}.{s}": f"{s}/{OPT}.{s}" for s in RENDERINGS})
     results = ingest([folder], db=tmp_path / "x.duckdb", classify=no_labels, force=True)

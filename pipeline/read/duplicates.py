@@ -18,7 +18,9 @@ from dataclasses import dataclass, field
 from ..models import Entry
 
 SHINGLE_WORDS = 5
-SAME_LOGBOOK = 0.6  # Jaccard at or above which two texts are one logbook
+# Jaccard at or above which two texts are one logbook: well under the renderings' 0.90, and
+# above a logbook's older export with a fifth of its notes still to come.
+SAME_LOGBOOK = 0.8
 _WORD = re.compile(r"\w+")
 
 

@@ -33,9 +33,11 @@ _HEADINGS = {f"h{n}": n for n in range(1, 7)}
 # Not text of the logbook: metadata, scripts, navigation (a site's menu, a generated TOC).
 _SKIP = {"head", "script", "style", "template", "noscript", "nav", "svg", "button", "select",
          "iframe", "object"}
-_BLOCKS = {"address", "article", "aside", "body", "caption", "center", "dd", "details", "dialog",
-           "div", "dl", "dt", "fieldset", "figcaption", "figure", "footer", "form", "header",
-           "hgroup", "hr", "html", "main", "p", "section", "summary"}
+# Elements that end a line of text before and after them; lists and quotes indent theirs.
+_BLOCKS = {"address", "article", "aside", "blockquote", "body", "caption", "center", "dd",
+           "details", "dialog", "div", "dl", "dt", "fieldset", "figcaption", "figure", "footer",
+           "form", "header", "hgroup", "hr", "html", "li", "main", "ol", "p", "section",
+           "summary", "ul"}
 _BOLD_TAGS = {"b", "strong"}
 _MONO_TAGS = {"code", "tt", "kbd", "samp"}
 _CHARSET = re.compile(rb"<meta[^>]+charset\s*=\s*[\"']?\s*([\w.:-]+)", re.IGNORECASE)
@@ -47,14 +49,19 @@ _FAMILY = re.compile(r"font-family\s*:\s*(?P<value>[^;}]+)", re.IGNORECASE)
 
 def read_html(path: Path) -> Document:
     """Headings carry their level, `pre` lines are code, list items are indented and marked."""
+    text = _XML_DECLARATION.sub("", _decode(path.read_bytes()))
+    # huge_tree: nesting to 2048 levels, not 256; comments and processing instructions are
+    # dropped with the text around them kept.
+    parser = lxml.html.HTMLParser(huge_tree=True, remove_comments=True, remove_pis=True)
     try:
-        root = lxml.html.document_fromstring(_XML_DECLARATION.sub("", _decode(path.read_bytes())))
+        root = lxml.html.document_fromstring(text, parser=parser)
     except (etree.ParserError, ValueError) as exc:
         raise ReadError(f"no text in this HTML file ({exc})") from None
-    css = _class_styles(root)
-    walker = _Walker(css)
-    walker.walk(root, bold=False, mono=False)
-    walker.flush()
+    walker = _Walker(_class_styles(root))
+    walker.read(root)
+    fatal = parser.error_log.filter_from_fatals()
+    if fatal and not any(line.text.strip() for line in walker.blocks.lines):
+        raise ReadError(f"unreadable HTML ({fatal[0].message.split(',')[0]})")  # not the hint
     title = collapse(root.findtext(".//title") or "")
     return walker.blocks.document(path, "html", title or None)
 
@@ -90,34 +97,48 @@ class _Walker:
         self.quotes = 0
         self.marker = ""
 
-    def walk(self, el: etree._Element, bold: bool, mono: bool) -> None:
-        tag = el.tag.lower() if isinstance(el.tag, str) else None  # None: a comment
-        if tag is not None and tag not in _SKIP:
-            self._element(el, tag, *self._face(el, tag, bold, mono))
-        if el.tail:
-            self.spans.append(Span(_inline(el.tail), bold, mono))
+    def read(self, root: etree._Element) -> None:
+        """Every element in document order, without recursion: pages nest deeply."""
+        faces = [(False, False)]  # bold, monospace: of the element open at each depth
+        events = etree.iterwalk(root, events=("start", "end"))
+        for event, el in events:
+            tag = el.tag.lower() if isinstance(el.tag, str) else ""
+            if event == "start":
+                faces.append(self._face(el, tag, *faces[-1]))
+                if tag in _SKIP or not self._start(el, tag, *faces[-1]):
+                    events.skip_subtree()
+                continue
+            faces.pop()
+            if tag in _BLOCKS:
+                self.flush()
+                self._close(tag)
+            if el.tail:
+                self.spans.append(Span(_inline(el.tail), *faces[-1]))
+        self.flush()
 
-    def _element(self, el: etree._Element, tag: str, bold: bool, mono: bool) -> None:
+    def _start(self, el: etree._Element, tag: str, bold: bool, mono: bool) -> bool:
+        """Take in an element's own text; False when that was all of it (no descent)."""
         if tag in _HEADINGS:
             self.flush()
             text = collapse(el.text_content())
             self.blocks.add([Line(text, level=_HEADINGS[tag])] if text else [])
-        elif tag == "pre":
+            return False
+        if tag == "pre":
             self.flush()
             self.blocks.add(code_lines(el.text_content()))
-        elif tag == "table":
+            return False
+        if tag == "table":
             self.flush()
             self.blocks.add(table_lines(_rows(el)))
-        elif tag == "br":
+            return False
+        if tag == "br":
             self.spans.append(Span("\n", bold, mono))
-        elif tag in ("ul", "ol", "li", "blockquote") or tag in _BLOCKS:
+        elif tag in _BLOCKS:
             self.flush()
             self._open(el, tag)
-            self._children(el, bold, mono)
-            self.flush()
-            self._close(tag)
-        else:
-            self._children(el, bold, mono)
+        if el.text:
+            self.spans.append(Span(_inline(el.text), bold, mono))
+        return True
 
     def _open(self, el: etree._Element, tag: str) -> None:
         if tag == "ol":
@@ -138,12 +159,6 @@ class _Walker:
             self.lists.pop()
         elif tag == "blockquote":
             self.quotes -= 1
-
-    def _children(self, el: etree._Element, bold: bool, mono: bool) -> None:
-        if el.text:
-            self.spans.append(Span(_inline(el.text), bold, mono))
-        for child in el:
-            self.walk(child, bold, mono)
 
     def _face(self, el: etree._Element, tag: str, bold: bool, mono: bool) -> tuple[bool, bool]:
         """Bold and monospace as this element sets them, else as inherited."""
