@@ -1,11 +1,13 @@
 """One logbook in two files (x.md and x.docx, x.pdf and x.weasy.pdf): ingested once, unless --force.
 
-The fixtures are links into ../shared made in a temporary folder; the texts
-are never copied into the project.
+The fixtures are copies of ../shared files in a temporary folder (a folder's
+links that point outside it are not followed); the texts are never copied
+into the project.
 """
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import duckdb
@@ -22,11 +24,11 @@ RENDERINGS = ("md", "docx", "html")
 
 
 def folder_of(shared: Path, tmp: Path, files: dict[str, str]) -> Path:
-    """A folder of links: name in the folder -> path under ../shared/logbooks."""
+    """A folder of copies: name in the folder -> path under ../shared/logbooks."""
     folder = tmp / "logbooks"
     folder.mkdir()
     for name, target in files.items():
-        (folder / name).symlink_to(shared / "logbooks" / target)
+        shutil.copyfile(shared / "logbooks" / target, folder / name)
     return folder
 
 
