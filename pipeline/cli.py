@@ -69,7 +69,9 @@ def main() -> None:
 @click.option("--timezone", help="Zone for times written without one, e.g. ET or Europe/Paris.")
 @click.option("--as-one", "as_one", metavar="NAME",
               help="Merge all files (e.g. a folder of daily notes) into one logbook NAME.")
-@click.option("--force", is_flag=True, help="Re-ingest even if the file is unchanged.")
+@click.option("--force", is_flag=True,
+              help="Re-ingest even if the file is unchanged, and ingest a folder's file even "
+                   "if its text repeats another logbook of the batch (x.md and x.docx).")
 @click.option("--no-label", "no_label", is_flag=True,
               help="Store entries without labels or metrics (no spaCy; fast). "
                    "Label them later with `logbook classify`.")
@@ -83,7 +85,7 @@ def main() -> None:
 @fail_cleanly
 def ingest(paths, db, name, timezone, as_one, force, no_label, workers, pdf_backend,
            follow_links) -> None:
-    """Read logbook files (PDF, Markdown, text) into the database."""
+    """Read logbook files (PDF, Markdown, text, DOCX, HTML) into the database."""
     from .ingest import ingest as run_ingest
     from .ingest import no_labels
 
@@ -98,7 +100,7 @@ def ingest(paths, db, name, timezone, as_one, force, no_label, workers, pdf_back
     for result in results:
         click.echo(result.summary(), err=result.status == "error")
     if not results:
-        click.echo("error: no supported files (.pdf, .md, .txt) found", err=True)
+        click.echo("error: no supported files (.pdf, .md, .txt, .docx, .html) found", err=True)
     if not results or any(r.status == "error" for r in results):
         sys.exit(EXIT_BAD_INPUT)
 

@@ -33,9 +33,10 @@ from .read import (
     read,
     regular_file,
 )
+from .read.duplicates import Renderings, fingerprint
 from .read.folder import read_merged
 from .segment import segment
-from .store import LogbookRecord, connect, default_db, save_logbook, stored_sha256
+from .store import LogbookRecord, connect, default_db, load_entries, save_logbook, stored_sha256
 
 Classify = Callable[[Sequence[Entry]], list[LabelledEntry]]
 _CONTROL = re.compile(r"[\x00-\x1f\x7f\u2028\u2029]+")
@@ -52,13 +53,14 @@ class IngestResult:
 
     logbook: str
     path: str
-    status: str  # "ingested" | "unchanged" | "skipped" | "error"
+    status: str  # "ingested" | "unchanged" | "duplicate" | "skipped" | "error"
     entries: int = 0
     dated: int = 0
     pages: int | None = None
     seconds: float = 0.0
     error: str | None = None
     notes: list[str] = field(default_factory=list)  # files of a merged folder left out, and why
+    same_as: tuple[str, float] | None = None  # a duplicate's kept rendering and their likeness
 
     def summary(self) -> str:
         """One line, whatever the file name or the error message holds."""
@@ -66,6 +68,10 @@ class IngestResult:
             return _one_line(f"error: {self.path}: {self.error}")
         if self.status == "skipped":
             return _one_line("; ".join(self.notes))
+        if self.status == "duplicate" and self.same_as:
+            other, score = self.same_as
+            return _one_line(f"warning: {self.path}: same logbook as {other} ({score:.0%} of "
+                             "the text alike), not ingested; --force ingests it anyway")
         if self.status == "unchanged":
             return _one_line(f"{self.logbook}: unchanged ({self.path}), nothing to do")
         pages = f", {self.pages} pages" if self.pages else ""
@@ -80,6 +86,7 @@ class Source:
 
     logbook: str
     paths: list[Path]
+    in_folder: bool = False  # found by listing a folder, not named by the user
 
     @property
     def label(self) -> str:
@@ -105,7 +112,7 @@ def find_sources(paths: Iterable[str | Path], name: str | None = None,
     A link inside a directory that points outside it is left out (and named in
     `skipped`) unless `follow_links`: a folder of notes is not a way to /etc/passwd.
     """
-    files: list[Path] = []
+    files: list[tuple[Path, bool]] = []  # (file, found in a folder)
     for raw in paths:
         path = Path(raw)
         if path.is_dir():
@@ -118,14 +125,14 @@ def find_sources(paths: Iterable[str | Path], name: str | None = None,
                         skipped.append(f"skipped {p}: it links to {p.resolve()}, "
                                        f"outside {path}")
                     continue
-                files.append(p)
+                files.append((p, True))
         else:
-            files.append(path)
+            files.append((path, False))
     if as_one:
-        return [Source(as_one, files)] if files else []
+        return [Source(as_one, [f for f, _ in files])] if files else []
     if name and len(files) > 1:
         raise ValueError("--name names one logbook; use --as-one NAME to merge several files")
-    return [Source(name or f.stem, [f]) for f in files]
+    return [Source(name or f.stem, [f], in_folder) for f, in_folder in files]
 
 
 @dataclass(slots=True)
@@ -151,8 +158,11 @@ def ingest(paths: Iterable[str | Path], db: str | Path | None = None, name: str 
     `classify` labels the entries (default: the taxonomy classifier, built only
     if a file changed). Files are parsed (read, segment, classify) by `workers`
     processes (default: one per core) and stored here, by the one DuckDB writer,
-    one transaction per logbook, in input order. Errors are returned as
-    results, never raised, so one bad file never stops a batch.
+    one transaction per logbook, in input order. A file found in a folder whose
+    text repeats a logbook the batch keeps (another rendering of it: x.md and
+    x.docx) is not stored, unless `force`; files named one by one always are.
+    Errors are returned as results, never raised, so one bad file never stops
+    a batch.
     """
     if timezone and dates.zone_info(timezone) is None:
         raise ValueError(f"--timezone {timezone!r}: unknown time zone (try ET or Europe/Paris)")
@@ -170,10 +180,24 @@ def ingest(paths: Iterable[str | Path], db: str | Path | None = None, name: str 
         ingested = results[len(skipped):]
         todo = [s for s, sha in zip(sources, shas, strict=True) if sha]
         parsed = _parse_all(todo, timezone, classify, pdf_backend, workers or _cores())
+        kept = Renderings()  # what this batch keeps, to tell a second rendering of it
+        for source, result in zip(sources, ingested, strict=True):
+            if todo and result.status == "unchanged":
+                kept.add(source.label, fingerprint(load_entries(con, source.logbook)))
         iterator = progress(iter(sources)) if progress else iter(sources)
         for source, sha, result in zip(iterator, shas, ingested, strict=True):
-            if sha:
-                _store(con, source, sha, *next(parsed), result)
+            if not sha:
+                continue
+            parsed_one, error = next(parsed)
+            print_ = None if force or parsed_one is None else fingerprint(
+                le.entry for le in parsed_one.entries)
+            result.same_as = kept.same_as(print_) if print_ and source.in_folder else None
+            if result.same_as:
+                result.status = "duplicate"
+                continue
+            _store(con, source, sha, parsed_one, error, result)
+            if print_ and result.status == "ingested":
+                kept.add(source.label, print_)
     return results
 
 

@@ -1,10 +1,11 @@
 """Lines -> Entries: which lines are headings, and what belongs to each.
 
 What an entry is, stated once:
-- A heading is a line set apart by the format (a Markdown heading, a PDF line
-  in a larger font, a bold line standing alone, a text line underlined with
-  ===) or an unindented line that begins with a date or date-time and starts
-  a block (or continues a run of such lines). A list item, a log line with
+- A heading is a line set apart by the format (a Markdown, Word or HTML
+  heading, a PDF line in a larger font, a bold line standing alone - ranked
+  below the styled headings -, a text line underlined with ===) or an
+  unindented line that begins with a date or date-time and starts a block
+  (or continues a run of such lines). A list item, a log line with
   seconds, or a date inside a title starts nothing; where styled headings
   carry dates, plain date-led lines are prose.
 - A heading wraps onto the next line when that line has its style, or when
@@ -30,6 +31,7 @@ from . import dates
 from .models import Document, Entry, Line
 
 _BODY_LEVEL = 99  # the level of a date-led line that has no heading style
+_STRUCTURE_BOLD_LEVEL = 7  # a bold line standing alone, where headings have levels, not sizes
 _INDENTED = 2.0  # points or spaces: a line indented this much is a list item or quote
 _MAX_HEADING_CHARS = 250
 _MAX_STANDALONE_BOLD_CHARS = 120
@@ -115,13 +117,13 @@ def _prefer_styled(heads: list[_Heading]) -> list[_Heading]:
 
 
 def _style_levels(lines: list[Line]) -> dict:
-    """PDF font sizes larger than the body's, ranked: the largest is level 1."""
+    """PDF font sizes larger than the body's, ranked: the largest is level 1; bold is below them."""
     weights = Counter()
     for line in lines:
         if line.size and not line.code and line.level is None:
             weights[line.size] += len(line.text)
-    if not weights:
-        return {}
+    if not weights:  # no sizes (DOCX, HTML): a bold line standing alone sits below h1-h6
+        return {"bold": _STRUCTURE_BOLD_LEVEL}
     body = weights.most_common(1)[0][0]
     larger = sorted({s for s in weights if s >= body + 1}, reverse=True)
     levels: dict = {}

@@ -23,6 +23,8 @@ import duckdb
 from fpdf import FPDF
 from PIL import Image
 
+from pipeline.export import export
+from pipeline.ingest import ingest, no_labels
 from pipeline.store import LOGBOOK_TABLES
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -150,3 +152,18 @@ def image_pdf() -> bytes:
     pdf.add_page()
     pdf.image(picture, x=10, y=10, w=150)
     return bytes(pdf.output())
+
+
+def score_logbooks(shared: Path, tmp: Path, files: dict[str, Path]) -> dict[str, dict]:
+    """Ingest each logbook (id -> file) unlabelled, export, run ../shared/eval/score.py: figures
+    per logbook."""
+    tmp.mkdir(parents=True, exist_ok=True)
+    for name, path in files.items():
+        [result] = ingest([path], db=tmp / "x.duckdb", name=name, classify=no_labels)
+        assert result.status == "ingested", result.summary()
+    export(tmp / "out", db=tmp / "x.duckdb")
+    out = subprocess.run(
+        [sys.executable, str(shared / "eval/score.py"), "--gold", str(shared / "gold"),
+         "--pred", str(tmp / "out/entries.jsonl"), "--json"],
+        capture_output=True, text=True, check=True).stdout
+    return json.loads(out)["logbooks"]

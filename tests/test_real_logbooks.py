@@ -2,13 +2,9 @@
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
-
 import pytest
+from helpers import score_logbooks
 
-from pipeline.export import export
 from pipeline.ingest import ingest
 from pipeline.models import LabelledEntry
 
@@ -22,18 +18,9 @@ def no_labels(entries):
 @pytest.fixture(scope="module", params=sorted(RENDERINGS))
 def scored(request, shared, tmp_path_factory):
     """Ingest every dev logbook of one rendering, export, and run ../shared/eval/score.py."""
-    tmp = tmp_path_factory.mktemp(request.param)
     names = sorted(p.stem for p in (shared / "logbooks/md").glob("*.md"))
-    for name in names:
-        path = shared / "logbooks" / RENDERINGS[request.param].format(name)
-        [result] = ingest([path], db=tmp / "x.duckdb", name=name, classify=no_labels)
-        assert result.status == "ingested", result.summary()
-    export(tmp / "out", db=tmp / "x.duckdb")
-    out = subprocess.run(
-        [sys.executable, str(shared / "eval/score.py"), "--gold", str(shared / "gold"),
-         "--pred", str(tmp / "out/entries.jsonl"), "--json"],
-        capture_output=True, text=True, check=True).stdout
-    return json.loads(out)["logbooks"]
+    files = {name: shared / "logbooks" / RENDERINGS[request.param].format(name) for name in names}
+    return score_logbooks(shared, tmp_path_factory.mktemp(request.param), files)
 
 
 def test_entry_recall_precision_and_dates_meet_the_floor(scored):

@@ -31,7 +31,11 @@ def test_links_out_of_a_folder_are_skipped_unless_followed(tmp_path):
     (folder / "day1.md").write_text(GOOD)
     outside.write_text("# 2022-03-02 secret\n\nnot a note of this folder\n")
     (folder / "leak.md").symlink_to(outside)
-    (folder / "same.md").symlink_to(folder / "day1.md")  # a link inside the folder is fine
+    # A link inside the folder is fine. It leads to a note of its own: a second copy of
+    # day1.md in the folder would be skipped as the same logbook (issue 13).
+    (folder / "kept").mkdir()
+    (folder / "kept/day2.md").write_text(GOOD.replace("03-01", "03-02").replace("7", "9"))
+    (folder / "same.md").symlink_to(folder / "kept/day2.md")
     db = tmp_path / "x.duckdb"
     run = logbook_cli("ingest", folder, "--db", db, "--no-label", timeout=60)
     assert run.returncode == 0, run.stderr

@@ -7,7 +7,9 @@ PDF) and its extension second.
 from __future__ import annotations
 
 import importlib
+import re
 import stat
+import zipfile
 from pathlib import Path
 
 from ..models import Document
@@ -15,28 +17,60 @@ from .errors import ReadError
 from .markdown import read_markdown
 from .text import decode, read_text
 
-SUPPORTED_SUFFIXES = (".pdf", ".md", ".markdown", ".txt", ".text", ".log")
+SUPPORTED_SUFFIXES = (".pdf", ".md", ".markdown", ".txt", ".text", ".log", ".docx", ".html",
+                      ".htm")
 # Both give the same entries on every fixture (tests/test_pdf_backends.py); PDFium is
 # ~10x faster, pdfplumber stays as the reference and a fallback. Each backend's module
 # is imported when first used, so a run that reads no PDF never loads a PDF library.
 PDF_BACKENDS = ("pdfium", "pdfplumber")
 _BACKEND_MODULES = {"pdfium": ".pdfium", "pdfplumber": ".pdf"}
 DEFAULT_PDF_BACKEND = "pdfium"
+_MARKDOWN_SUFFIXES = (".md", ".markdown")
+_HTML_SUFFIXES = (".html", ".htm")
+# A page, whatever its name: a doctype or an <html> element first.
+_HTML_PAGE = re.compile(rb"(?:<\?xml[^>]*>\s*)?(?:<!--.*?-->\s*)*<(?:!doctype\s+html|html)\b",
+                        re.IGNORECASE | re.DOTALL)
+# An HTML fragment (an export without <html>): first tag a block element. Markdown may
+# open with such a tag too, so a fragment counts only where the name is not Markdown's.
+_HTML_FRAGMENT = re.compile(
+    rb"<(?:head|body|meta|title|style|h[1-6]|div|p|table|ul|ol|pre|section|article)\b",
+    re.IGNORECASE)
+_DOCX_PART = "word/document.xml"
 
 __all__ = ["DEFAULT_PDF_BACKEND", "PDF_BACKENDS", "SUPPORTED_SUFFIXES", "ReadError", "pdf_pages",
            "read", "read_pdf", "regular_file", "sniff_format"]
 
 
 def sniff_format(path: Path, head: bytes) -> str:
-    """'pdf', 'markdown' or 'text', from magic bytes then the extension."""
+    """'pdf', 'docx', 'html', 'markdown' or 'text', from the bytes then the extension."""
     if head.lstrip(b"\x00\t\r\n ").startswith(b"%PDF-"):
         return "pdf"
     suffix = path.suffix.lower()
+    if head.startswith(b"PK\x03\x04"):
+        return _zip_format(path)
     if suffix == ".pdf":
         raise ReadError("not a PDF (no %PDF- header)")
-    if suffix in (".md", ".markdown"):
+    if suffix == ".docx":
+        raise ReadError("not a Word document (not a zip archive)")
+    start = head.removeprefix(b"\xef\xbb\xbf").lstrip()
+    fragment = suffix not in _MARKDOWN_SUFFIXES and _HTML_FRAGMENT.match(start)
+    if _HTML_PAGE.match(start) or fragment or suffix in _HTML_SUFFIXES:
+        return "html"
+    if suffix in _MARKDOWN_SUFFIXES:
         return "markdown"
     return "text"
+
+
+def _zip_format(path: Path) -> str:
+    """A zip is a Word document if it holds word/document.xml; no other zip is a logbook."""
+    try:
+        with zipfile.ZipFile(path) as archive:
+            names = set(archive.namelist())
+    except (zipfile.BadZipFile, OSError) as exc:
+        raise ReadError(f"broken zip archive ({exc})") from None
+    if _DOCX_PART not in names:
+        raise ReadError(f"a zip archive without {_DOCX_PART}, not a Word document")
+    return "docx"
 
 
 def pdf_pages(path: Path) -> int | None:
@@ -97,5 +131,7 @@ def read(path: str | Path, pdf_backend: str = DEFAULT_PDF_BACKEND) -> Document:
     fmt = sniff_format(path, head)
     if fmt == "pdf":
         return read_pdf(path, pdf_backend)
+    if fmt in ("docx", "html"):  # imported when used, like the PDF backends
+        return getattr(importlib.import_module(f".{fmt}", __package__), f"read_{fmt}")(path)
     text = decode(path.read_bytes())
     return read_markdown(path, text) if fmt == "markdown" else read_text(path, text)
