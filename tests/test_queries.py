@@ -9,10 +9,10 @@ import pytest
 from analytics_fixtures import DATE_ONLY, OPT_STYLE, ingest_texts
 from click.testing import CliRunner
 
-from pipeline.analyse import QueryError, list_queries, load_query, run_query
-from pipeline.cli import main
-from pipeline.paths import QUERIES
-from pipeline.store import VIEWS
+from logbook_miner.analyse import QueryError, list_queries, load_query, run_query
+from logbook_miner.cli import main
+from logbook_miner.paths import QUERIES
+from logbook_miner.store import VIEWS
 
 REQUIRED = {"restart_timeline", "failures_by_family_week", "mtbf_inputs", "intervention_outcomes",
             "top_evidence", "needs_review", "entries"}

@@ -8,9 +8,9 @@ import sys
 
 import pytest
 
-from pipeline.export import export
-from pipeline.ingest import ingest
-from pipeline.models import LabelledEntry
+from logbook_miner.export import export
+from logbook_miner.ingest import ingest
+from logbook_miner.models import LabelledEntry
 
 RENDERINGS = {"md": "md/{}.md", "chromium": "pdf/{}.pdf", "weasyprint": "pdf/{}.weasy.pdf"}
 

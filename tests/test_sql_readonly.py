@@ -9,8 +9,8 @@ import pytest
 from analytics_fixtures import OPT_STYLE, ingest_texts, keyword_classify
 from click.testing import CliRunner
 
-from pipeline.analyse import QueryError, sql
-from pipeline.cli import main
+from logbook_miner.analyse import QueryError, sql
+from logbook_miner.cli import main
 
 
 @pytest.fixture(scope="module")

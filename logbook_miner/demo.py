@@ -1,6 +1,6 @@
 """`logbook demo`: the whole pipeline in one command, on logbooks the generator wrote.
 
-The samples in `data/samples/` are synthetic (`python -m pipeline.generate.samples`
+The samples in `data/samples/` are synthetic (`python -m logbook_miner.generate.samples`
 regenerates them), so a fresh install shows every stage without finding a
 logbook first: ingest, classify, analyse, dashboard.
 """

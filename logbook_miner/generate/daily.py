@@ -13,9 +13,9 @@ from typing import Any
 
 import numpy as np
 
-from pipeline.generate import markdown
-from pipeline.generate.compose import Doc, Note
-from pipeline.generate.markdown import PAGE_LINES, by_day, day_row, text_body
+from logbook_miner.generate import markdown
+from logbook_miner.generate.compose import Doc, Note
+from logbook_miner.generate.markdown import PAGE_LINES, by_day, day_row, text_body
 
 
 def measure(day_notes: list[Note]) -> float:

@@ -1,6 +1,6 @@
 """The `logbook` command: parse options, call the stage functions, print.
 
-Every command is a thin shell over a function importable from `pipeline`,
+Every command is a thin shell over a function importable from `logbook_miner`,
 so anything the CLI does a script can do too. Failures print one line
 (`error: ...`) and exit non-zero: 1 for bad input, 2 for a busy database.
 """

@@ -2,7 +2,7 @@
 
 Each table is a SELECT in `queries/export/NAME.sql` reading the stored
 tables and analytics views, filtered to the chosen logbooks through the temp
-table `export_logbooks`; DuckDB's COPY writes it. `pipeline.dataset` then
+table `export_logbooks`; DuckDB's COPY writes it. `logbook_miner.dataset` then
 describes what was written (datapackage.json, README.md).
 """
 

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 import yaml
 
-from pipeline.generate.values import template_values
+from logbook_miner.generate.values import template_values
 
 DATA = Path(__file__).resolve().parents[2] / "data" / "generator"
 HOUR = timedelta(hours=1)

@@ -1,6 +1,6 @@
 """The small generated logbooks committed under data/samples/ for `logbook demo`.
 
-Regenerate with `python -m pipeline.generate.samples`; the same code and
+Regenerate with `python -m logbook_miner.generate.samples`; the same code and
 seeds give byte-identical files (the PDF's creation date is fixed too).
 """
 
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pipeline.generate import GeneratedLogbook, generate
+from logbook_miner.generate import GeneratedLogbook, generate
 
 SAMPLES = Path(__file__).resolve().parents[2] / "data" / "samples"
 

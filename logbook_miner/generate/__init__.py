@@ -15,10 +15,10 @@ from typing import Any
 
 import numpy as np
 
-from pipeline.generate import daily, markdown, opt
-from pipeline.generate.compose import Composer, Doc
-from pipeline.generate.opt import HOME, ZONES
-from pipeline.generate.simulate import Simulation
+from logbook_miner.generate import daily, markdown, opt
+from logbook_miner.generate.compose import Composer, Doc
+from logbook_miner.generate.opt import HOME, ZONES
+from logbook_miner.generate.simulate import Simulation
 
 RENDERERS = {"opt": opt, "markdown": markdown, "daily": daily}
 

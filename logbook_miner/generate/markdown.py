@@ -14,8 +14,8 @@ from typing import Any
 
 import numpy as np
 
-from pipeline.generate.compose import Doc, Note, truth_row
-from pipeline.generate.opt import HOME, ZONES
+from logbook_miner.generate.compose import Doc, Note, truth_row
+from logbook_miner.generate.opt import HOME, ZONES
 
 PAGE_LINES = 55  # what a "page" of plain text means for --pages
 FENCES = ("```", "```text", "```bash")

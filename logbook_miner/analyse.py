@@ -4,7 +4,7 @@ The questions live in `queries/NAME.sql` (first line: what it answers; lines
 `-- $param = default: meaning` declare its parameters) and read the TEMP views
 that `store.connect` creates from `queries/views/`. This module only opens a
 locked-down read-only connection, binds parameters and hands the numbers to
-`pipeline.reliability` and `pipeline.simulate`, which own the statistics.
+`logbook_miner.reliability` and `logbook_miner.simulate`, which own the statistics.
 """
 
 from __future__ import annotations

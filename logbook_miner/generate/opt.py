@@ -19,8 +19,8 @@ from zoneinfo import ZoneInfo
 import numpy as np
 from fpdf import FPDF
 
-from pipeline.generate.compose import Doc, Note, truth_row
-from pipeline.generate.simulate import iso
+from logbook_miner.generate.compose import Doc, Note, truth_row
+from logbook_miner.generate.simulate import iso
 
 ZONES = {"ET": ZoneInfo("America/New_York"), "PT": ZoneInfo("America/Los_Angeles")}
 HOME = "ET"  # the zone of a heading that names none
