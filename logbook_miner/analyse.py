@@ -22,7 +22,7 @@ import numpy as np
 import pandas as pd
 
 from . import reliability
-from .paths import QUERIES
+from .resources import QUERIES
 from .simulate import CostEstimate, simulate_cost
 from .store import connect, default_db
 

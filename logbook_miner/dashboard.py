@@ -31,9 +31,9 @@ from markupsafe import Markup
 
 from . import __version__, charts, charts_training
 from .dashboard_data import DashboardData, load
-from .paths import ROOT
+from .resources import DASHBOARDS
 
-PAGE_DIR = ROOT / "dashboards"
+PAGE_DIR = DASHBOARDS
 CHARTS: dict[str, Callable[[DashboardData, dict], alt.TopLevelMixin]] = {
     "timeline": lambda d, _: charts.timeline(d.markers, d.runs, d.logbooks),
     "cumulative": lambda d, _: charts.cumulative(d.cumulative, d.mtbf_by_logbook),

@@ -21,7 +21,7 @@ import pandas as pd
 
 from . import reliability
 from .analyse import load_query
-from .paths import QUERIES
+from .resources import QUERIES
 from .store import choose_logbooks, connect, default_db
 
 DASHBOARD_QUERIES = QUERIES / "dashboard"

@@ -18,7 +18,7 @@ import duckdb
 import yaml
 
 from . import __version__
-from .paths import DATA
+from .resources import DATA
 
 SCHEMA_PATH = DATA / "dataset_schema.yaml"
 LICENCES_PATH = DATA / "licences.yaml"

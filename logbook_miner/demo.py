@@ -15,7 +15,7 @@ import pandas as pd
 from . import analyse
 from .dashboard import build as build_dashboard
 from .ingest import IngestResult, ingest
-from .paths import DATA
+from .resources import DATA
 
 SAMPLES = DATA / "samples"
 SAMPLE_DOCUMENTS = ("*.pdf", "*.md")

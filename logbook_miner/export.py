@@ -14,7 +14,7 @@ from pathlib import Path
 import duckdb
 
 from . import dataset
-from .paths import QUERIES
+from .resources import QUERIES
 from .store import choose_logbooks, connect, default_db
 
 FORMATS = {"jsonl": "FORMAT JSON", "csv": "FORMAT CSV, HEADER", "parquet": "FORMAT PARQUET"}

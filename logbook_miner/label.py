@@ -26,10 +26,10 @@ from . import context
 from .metrics import mine
 from .models import FAULT, INTERVENTION, Entry, Label, LabelledEntry
 from .patterns import optimise  # also registers the "anchored_span_ruler" factory
+from .resources import DATA
 
-DATA_DIR = Path(__file__).resolve().parents[1] / "data"
-TAXONOMY_PATH = DATA_DIR / "taxonomy.yaml"
-CONTEXT_PATH = DATA_DIR / "context.yaml"
+TAXONOMY_PATH = DATA / "taxonomy.yaml"
+CONTEXT_PATH = DATA / "context.yaml"
 SPANS_KEY = "taxonomy"
 FIELDS = ("heading", "text")
 KINDS = (FAULT, INTERVENTION)

@@ -17,8 +17,9 @@ import yaml
 
 from .models import Entry, Metric
 from .patterns import clue
+from .resources import DATA
 
-METRICS_PATH = Path(__file__).resolve().parents[1] / "data" / "metrics.yaml"
+METRICS_PATH = DATA / "metrics.yaml"
 FIELDS = ("heading", "text")
 _VALUE_GROUPS = {"value": "", "neg": "", "before": "_before", "after": "_after"}
 

@@ -18,8 +18,8 @@ from pathlib import Path
 
 from . import corrections as cx
 from .models import Entry
-from .paths import QUERIES
 from .relabel import Classify, relabel_stored
+from .resources import QUERIES
 from .store import connect, default_db, load_entries, save_corrections
 
 REVIEW_QUERY = QUERIES / "review" / "candidates.sql"

@@ -18,7 +18,7 @@ import duckdb
 
 from . import corrections
 from .models import Entry, LabelledEntry
-from .paths import QUERIES
+from .resources import QUERIES
 
 DEFAULT_DB = "logbook.duckdb"
 

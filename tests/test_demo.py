@@ -8,7 +8,7 @@ from click.testing import CliRunner
 
 from logbook_miner.cli import main
 from logbook_miner.demo import sample_documents
-from logbook_miner.paths import DATA
+from logbook_miner.resources import DATA
 
 
 def test_samples_are_generated_not_copied():

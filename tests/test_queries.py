@@ -11,7 +11,7 @@ from click.testing import CliRunner
 
 from logbook_miner.analyse import QueryError, list_queries, load_query, run_query
 from logbook_miner.cli import main
-from logbook_miner.paths import QUERIES
+from logbook_miner.resources import QUERIES
 from logbook_miner.store import VIEWS
 
 REQUIRED = {"restart_timeline", "failures_by_family_week", "mtbf_inputs", "intervention_outcomes",

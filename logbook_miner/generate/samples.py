@@ -9,8 +9,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from logbook_miner.generate import GeneratedLogbook, generate
+from logbook_miner.resources import DATA
 
-SAMPLES = Path(__file__).resolve().parents[2] / "data" / "samples"
+SAMPLES = DATA / "samples"
 
 
 def write_samples(dest: Path = SAMPLES) -> list[GeneratedLogbook]:

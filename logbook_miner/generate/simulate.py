@@ -10,21 +10,21 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 import yaml
 
 from logbook_miner.generate.values import template_values
+from logbook_miner.resources import DATA
 
-DATA = Path(__file__).resolve().parents[2] / "data" / "generator"
+GENERATOR = DATA / "generator"
 HOUR = timedelta(hours=1)
 
 
 def load_yaml(name: str) -> dict[str, Any]:
     """Read one of the generator's data files."""
-    return yaml.safe_load((DATA / name).read_text(encoding="utf-8"))
+    return yaml.safe_load((GENERATOR / name).read_text(encoding="utf-8"))
 
 
 def iso(ts: datetime) -> str:
