@@ -155,7 +155,7 @@ def entries_db(db: Path, entries: int) -> float:
 
 def canned_queries(db: Path) -> dict[str, float]:
     """Seconds per named query (queries/*.sql, default parameters) on the store."""
-    from logbook_miner.analyse import list_queries, run_query
+    from logbook_miner.analytics.analyse import list_queries, run_query
 
     times = {}
     for name, _ in list_queries():
@@ -171,9 +171,9 @@ def canned_queries(db: Path) -> dict[str, float]:
 
 
 def dashboard(db: Path, out: Path, images: bool = True) -> float | None:
-    """Seconds for `logbook_miner.dashboard.build` on the store, if the dashboard exists."""
+    """Seconds for `logbook_miner.present.dashboard.build` on the store, if the dashboard exists."""
     try:
-        from logbook_miner.dashboard import build
+        from logbook_miner.present.dashboard import build
     except ImportError:
         return None
     started = time.perf_counter()

@@ -111,7 +111,7 @@ def ingest(paths, db, name, timezone, as_one, force, no_label, workers, pdf_back
 @fail_cleanly
 def export(db, out, fmt, logbooks, partition_by) -> None:
     """Write the dataset: one file per table, datapackage.json and a README.md card."""
-    from .export import export as run_export
+    from .dataset.export import export as run_export
 
     written = run_export(out, db=db, fmt=fmt, logbooks=logbooks or None,
                          partition_by=partition_by)
@@ -148,8 +148,8 @@ def query(name, params, list_only, db, fmt) -> None:
     """Run a named query from queries/NAME.sql (the analyses behind the dashboards)."""
     import pandas as pd
 
-    from .analyse import list_queries, load_query, run_query
-    from .report import emit
+    from .analytics.analyse import list_queries, load_query, run_query
+    from .present.cli_output import emit
 
     if list_only or not name:
         rows = [(n, d, ", ".join(k if v is None else f"{k}={v}"
@@ -167,8 +167,8 @@ def query(name, params, list_only, db, fmt) -> None:
 @fail_cleanly
 def sql_command(statement, db, fmt) -> None:
     """Run one read-only SELECT on the store and its views; writes, files and SET are refused."""
-    from .analyse import sql
-    from .report import emit
+    from .analytics.analyse import sql
+    from .present.cli_output import emit
 
     emit(sql(statement, db=db), fmt)
 
@@ -182,8 +182,8 @@ def sql_command(statement, db, fmt) -> None:
 @fail_cleanly
 def mtbf(db, logbook, by, confidence, fmt) -> None:
     """Mean time between failures per logbook, with its chi-square interval."""
-    from .analyse import mtbf_table
-    from .report import emit
+    from .analytics.analyse import mtbf_table
+    from .present.cli_output import emit
 
     emit(mtbf_table(db, logbook=logbook, by=by, confidence=confidence), fmt)
 
@@ -211,8 +211,8 @@ def simulate(gpus, usd_per_gpu_hour, mtbf_hours, mttr_hours, checkpoint_minutes,
 
     import pandas as pd
 
-    from .analyse import simulate as run_simulate
-    from .report import emit
+    from .analytics.analyse import simulate as run_simulate
+    from .present.cli_output import emit
 
     estimate = run_simulate(
         usd_per_gpu_hour=usd_per_gpu_hour, checkpoint_minutes=checkpoint_minutes, gpus=gpus,
@@ -268,7 +268,7 @@ def generate(out, seed, style, days, nodes, mtbf_hours, pages) -> None:
 @fail_cleanly
 def classify(db, logbooks) -> None:
     """Relabel stored entries with the current taxonomy (review decisions still apply)."""
-    from .relabel import relabel
+    from .label.relabel import relabel
 
     for logbook, entries in relabel(db, logbooks or None).items():
         click.echo(f"{logbook}: {entries} entries relabelled")
@@ -285,7 +285,7 @@ def classify(db, logbooks) -> None:
 @fail_cleanly
 def review(db, out, apply_path, below, logbook) -> None:
     """List labels worth a human look (--out), or apply a person's decisions (--apply)."""
-    from .review import apply_review, write_review
+    from .label.review import apply_review, write_review
 
     if bool(out) == bool(apply_path):
         raise click.UsageError("give one of --out FILE or --apply FILE")
@@ -304,7 +304,7 @@ def review(db, out, apply_path, below, logbook) -> None:
 @fail_cleanly
 def dashboard(db, out, logbooks, no_images) -> None:
     """Write one offline HTML dashboard, plus every chart as PNG and SVG."""
-    from .dashboard import build
+    from .present.dashboard import build
 
     click.echo(build(db or default_db(), out, logbooks or None, images=not no_images))
 

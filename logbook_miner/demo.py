@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pandas as pd
 
-from . import analyse
-from .dashboard import build as build_dashboard
+from .analytics import analyse
 from .ingest import IngestResult, ingest
+from .present.dashboard import build as build_dashboard
 from .resources import DATA
 
 SAMPLES = DATA / "samples"

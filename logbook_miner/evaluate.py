@@ -18,7 +18,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from .export import EXPORT_QUERIES
+from .dataset.export import EXPORT_QUERIES
 from .store import choose_logbooks, connect, default_db
 
 MATCH_THRESHOLD = 0.8

@@ -23,11 +23,11 @@ from functools import partial
 from itertools import repeat
 from pathlib import Path
 
-from . import dates
 from .models import Entry, LabelledEntry
 from .read import DEFAULT_PDF_BACKEND, SUPPORTED_SUFFIXES, ReadError, pdf_pages, read
 from .read.folder import read_merged
-from .segment import segment
+from .segment import dates
+from .segment.entries import segment
 from .store import LogbookRecord, connect, default_db, save_logbook, stored_sha256
 
 Classify = Callable[[Sequence[Entry]], list[LabelledEntry]]
@@ -281,6 +281,6 @@ def no_labels(entries: Sequence[Entry]) -> list[LabelledEntry]:
 
 
 def _default_classifier() -> Classify:
-    from .label import Classifier  # spaCy loads only when something is to be labelled
+    from .label.classifier import Classifier  # spaCy loads only when something is to be labelled
 
     return Classifier().classify

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import duckdb
 
-from . import corrections
+from .label import corrections
 from .models import Entry, LabelledEntry
 from .resources import QUERIES
 

@@ -18,8 +18,8 @@ import pandas as pd
 import pytest
 from analytics_fixtures import DATE_ONLY, OPT_STYLE, ingest_texts, keyword_classify
 
-from logbook_miner.analyse import QueryError, mtbf_table, run_query, simulate, sql
-from logbook_miner.reliability import mtbf
+from logbook_miner.analytics.analyse import QueryError, mtbf_table, run_query, simulate, sql
+from logbook_miner.analytics.reliability import mtbf
 
 OPT = "opt-style"
 
@@ -164,7 +164,7 @@ def test_weibull_shape_is_recovered_from_ingested_logbooks(tmp_path, shape):
     # 100 logbooks of 40 failures each, through the real ingest path; the time from the
     # last failure to the last note is censored. The profile-likelihood 95% interval
     # should hold the true shape in most of them.
-    from logbook_miner.reliability import weibull
+    from logbook_miner.analytics.reliability import weibull
 
     rng = np.random.default_rng(11)
     texts = {f"w{i:03d}": _weibull_logbook(rng, shape, 48.0, 40) for i in range(100)}

@@ -14,8 +14,8 @@ from click.testing import CliRunner
 from dataset_fixtures import build, rows
 
 from logbook_miner.cli import main
-from logbook_miner.dataset import licence_for
-from logbook_miner.export import TABLES, export
+from logbook_miner.dataset.card import licence_for
+from logbook_miner.dataset.export import TABLES, export
 from logbook_miner.ingest import ingest
 
 frictionless = pytest.importorskip("frictionless")

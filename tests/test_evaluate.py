@@ -9,7 +9,7 @@ import sys
 from click.testing import CliRunner
 
 from logbook_miner.cli import main
-from logbook_miner.export import export
+from logbook_miner.dataset.export import export
 from logbook_miner.ingest import ingest
 
 

@@ -14,8 +14,8 @@ import pytest
 
 from logbook_miner.generate import generate
 from logbook_miner.generate.compose import FAULT_CODES, INTERVENTION_CODES, Composer
+from logbook_miner.generate.run import Simulation, load_yaml
 from logbook_miner.generate.samples import SAMPLES, write_samples
-from logbook_miner.generate.simulate import Simulation, load_yaml
 
 STYLES = ("opt", "markdown", "daily")
 

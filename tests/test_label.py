@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from logbook_miner.label import Classifier, load_taxonomy, normalise
+from logbook_miner.label.classifier import Classifier, load_taxonomy, normalise
 from logbook_miner.models import FAULT, INTERVENTION, Entry, LabelledEntry
 from logbook_miner.read import read
-from logbook_miner.segment import segment
+from logbook_miner.segment.entries import segment
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"
 RENDERINGS = {"markdown": "md/{}.md", "chromium": "pdf/{}.pdf", "weasyprint": "pdf/{}.weasy.pdf"}

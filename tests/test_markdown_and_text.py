@@ -6,7 +6,7 @@ from datetime import date, datetime
 from pathlib import Path
 
 from logbook_miner.read import read
-from logbook_miner.segment import segment
+from logbook_miner.segment.entries import segment
 
 CHRONICLE = """\
 # The final training

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from logbook_miner.metrics import mine
+from logbook_miner.label.numbers import mine
 from logbook_miner.models import Entry
 
 LOG_LINE = (
@@ -73,7 +73,7 @@ def test_metric_names_are_stable_snake_case() -> None:
 
 
 def test_the_substring_prefilter_skips_only_regexes_that_cannot_match() -> None:
-    from logbook_miner.metrics import _patterns
+    from logbook_miner.label.numbers import _patterns
 
     texts = [LOG_LINE, DROPPED, "Restarted FROM 37K", "we LOST 3 Hours on 64 NODES", "ok"]
     for text in texts:

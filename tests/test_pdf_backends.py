@@ -16,7 +16,7 @@ from test_opt_style_pdf import NOTES
 
 from logbook_miner.generate import generate
 from logbook_miner.read import DEFAULT_PDF_BACKEND, PDF_BACKENDS, ReadError, read, read_pdf
-from logbook_miner.segment import segment
+from logbook_miner.segment.entries import segment
 
 FIELDS = ("heading", "date", "time", "timezone", "author", "run_id", "page_start", "page_end",
           "text")

@@ -9,7 +9,7 @@ import pytest
 from analytics_fixtures import DATE_ONLY, OPT_STYLE, ingest_texts
 from click.testing import CliRunner
 
-from logbook_miner.analyse import QueryError, list_queries, load_query, run_query
+from logbook_miner.analytics.analyse import QueryError, list_queries, load_query, run_query
 from logbook_miner.cli import main
 from logbook_miner.resources import QUERIES
 from logbook_miner.store import VIEWS

@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from logbook_miner.export import export
+from logbook_miner.dataset.export import export
 from logbook_miner.ingest import ingest
 from logbook_miner.models import LabelledEntry
 

@@ -9,7 +9,7 @@ import pytest
 from analytics_fixtures import OPT_STYLE, ingest_texts, keyword_classify
 from click.testing import CliRunner
 
-from logbook_miner.analyse import QueryError, sql
+from logbook_miner.analytics.analyse import QueryError, sql
 from logbook_miner.cli import main
 
 

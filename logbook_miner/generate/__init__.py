@@ -18,7 +18,7 @@ import numpy as np
 from logbook_miner.generate import daily, markdown, opt
 from logbook_miner.generate.compose import Composer, Doc
 from logbook_miner.generate.opt import HOME, ZONES
-from logbook_miner.generate.simulate import Simulation
+from logbook_miner.generate.run import Simulation
 
 RENDERERS = {"opt": opt, "markdown": markdown, "daily": daily}
 

@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from logbook_miner.generate.simulate import Incident, load_yaml
+from logbook_miner.generate.run import Incident, load_yaml
 
 # The codes of TAXONOMY.md (the export contract); templates may use no others.
 FAULT_CODES = frozenset(

@@ -20,7 +20,7 @@ import numpy as np
 from fpdf import FPDF
 
 from logbook_miner.generate.compose import Doc, Note, truth_row
-from logbook_miner.generate.simulate import iso
+from logbook_miner.generate.run import iso
 
 ZONES = {"ET": ZoneInfo("America/New_York"), "PT": ZoneInfo("America/Los_Angeles")}
 HOME = "ET"  # the zone of a heading that names none

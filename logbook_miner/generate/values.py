@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 if TYPE_CHECKING:
-    from logbook_miner.generate.simulate import Simulation
+    from logbook_miner.generate.run import Simulation
 
 
 def template_values(

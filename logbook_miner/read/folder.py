@@ -17,8 +17,8 @@ from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 
-from .. import dates
 from ..models import Document, Line
+from ..segment import dates
 from .errors import ReadError
 
 _TOP_LINES = 6  # a note's own date stands in its title or preamble

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import duckdb
 
-from .ingest import Classify
-from .store import choose_logbooks, connect, default_db, load_entries, replace_annotations
+from ..ingest import Classify
+from ..store import choose_logbooks, connect, default_db, load_entries, replace_annotations
 
 
 def relabel(db: str | Path | None = None, logbooks: Sequence[str] | None = None,
@@ -23,7 +23,7 @@ def relabel_stored(con: duckdb.DuckDBPyConnection, logbooks: Sequence[str] | Non
                    classify: Classify | None = None) -> dict[str, int]:
     chosen = choose_logbooks(con, logbooks)
     if classify is None:
-        from .label import Classifier  # spaCy loads only when something is to be labelled
+        from .classifier import Classifier  # spaCy loads only when something is to be labelled
 
         classify = Classifier().classify
     stored = {}

@@ -16,11 +16,11 @@ from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 
+from ..models import Entry
+from ..resources import QUERIES
+from ..store import connect, default_db, load_entries, save_corrections
 from . import corrections as cx
-from .models import Entry
 from .relabel import Classify, relabel_stored
-from .resources import QUERIES
-from .store import connect, default_db, load_entries, save_corrections
 
 REVIEW_QUERY = QUERIES / "review" / "candidates.sql"
 DEFAULT_BELOW = 0.75
@@ -80,7 +80,7 @@ def apply_review(path: str | Path, db: str | Path | None = None,
 
 
 def _kinds() -> dict[str, str]:
-    from .label import load_taxonomy
+    from .classifier import load_taxonomy
 
     return {code: kind for kind, codes in load_taxonomy().items() for code in codes}
 

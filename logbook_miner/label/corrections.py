@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from datetime import date
 
-from .models import FAULT, INTERVENTION, Label, LabelledEntry
+from ..models import FAULT, INTERVENTION, Label, LabelledEntry
 
 ACCEPT, REJECT, REPLACE = "accept", "reject", "replace"
 REVIEW_SOURCE = "review"  # the `source` of a label a person added

@@ -1,6 +1,6 @@
 """Chart builders for what failures do to training: mined metrics, and a cost simulator.
 
-The simulator is the model of `logbook_miner.simulate.simulate_cost` written as
+The simulator is the model of `logbook_miner.analytics.cost.simulate_cost` written as
 Vega expressions, so the sliders recompute it in the browser with no server;
 `COST_MODEL` holds each formula once and both the curve and the readout use it.
 """

@@ -4,7 +4,7 @@ The questions live in `queries/NAME.sql` (first line: what it answers; lines
 `-- $param = default: meaning` declare its parameters) and read the TEMP views
 that `store.connect` creates from `queries/views/`. This module only opens a
 locked-down read-only connection, binds parameters and hands the numbers to
-`logbook_miner.reliability` and `logbook_miner.simulate`, which own the statistics.
+`logbook_miner.analytics.reliability` and `logbook_miner.analytics.cost`, which own the statistics.
 """
 
 from __future__ import annotations
@@ -21,10 +21,10 @@ import duckdb
 import numpy as np
 import pandas as pd
 
+from ..resources import QUERIES
+from ..store import connect, default_db
 from . import reliability
-from .resources import QUERIES
-from .simulate import CostEstimate, simulate_cost
-from .store import connect, default_db
+from .cost import CostEstimate, simulate_cost
 
 _PARAM_LINE = re.compile(
     r"^--\s*\$(?P<name>\w+)(?:\s*=\s*(?P<default>[^:]+?))?\s*:\s*(?P<help>.*)$")

@@ -19,10 +19,10 @@ import duckdb
 import numpy as np
 import pandas as pd
 
-from . import reliability
-from .analyse import load_query
-from .resources import QUERIES
-from .store import choose_logbooks, connect, default_db
+from ..analytics import reliability
+from ..analytics.analyse import load_query
+from ..resources import QUERIES
+from ..store import choose_logbooks, connect, default_db
 
 DASHBOARD_QUERIES = QUERIES / "dashboard"
 METRIC_NAMES = ("lm_loss", "grad_norm", "tflops", "samples_per_second", "words_per_second")

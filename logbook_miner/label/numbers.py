@@ -15,9 +15,9 @@ from pathlib import Path
 
 import yaml
 
-from .models import Entry, Metric
-from .patterns import clue
-from .resources import DATA
+from ..models import Entry, Metric
+from ..resources import DATA
+from .ruler import clue
 
 METRICS_PATH = DATA / "metrics.yaml"
 FIELDS = ("heading", "text")

@@ -22,11 +22,11 @@ from spacy.attrs import IS_SPACE
 from spacy.language import Language
 from spacy.tokens import Doc
 
+from ..models import FAULT, INTERVENTION, Entry, Label, LabelledEntry
+from ..resources import DATA
 from . import context
-from .metrics import mine
-from .models import FAULT, INTERVENTION, Entry, Label, LabelledEntry
-from .patterns import optimise  # also registers the "anchored_span_ruler" factory
-from .resources import DATA
+from .numbers import mine
+from .ruler import optimise  # also registers the "anchored_span_ruler" factory
 
 TAXONOMY_PATH = DATA / "taxonomy.yaml"
 CONTEXT_PATH = DATA / "context.yaml"

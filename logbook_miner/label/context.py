@@ -21,7 +21,7 @@ from pathlib import Path
 import yaml
 from spacy.tokens import Doc, Span
 
-from .patterns import optimise
+from .ruler import optimise
 
 SPANS_KEY = "context"
 TERMINATE = "TERMINATE"

@@ -29,9 +29,10 @@ import vl_convert as vlc
 import yaml
 from markupsafe import Markup
 
-from . import __version__, charts, charts_training
+from .. import __version__
+from ..resources import DASHBOARDS
+from . import charts, charts_training
 from .dashboard_data import DashboardData, load
-from .resources import DASHBOARDS
 
 PAGE_DIR = DASHBOARDS
 CHARTS: dict[str, Callable[[DashboardData, dict], alt.TopLevelMixin]] = {

@@ -26,8 +26,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from datetime import date
 
+from ..models import Document, Entry, Line
 from . import dates
-from .models import Document, Entry, Line
 
 _BODY_LEVEL = 99  # the level of a date-led line that has no heading style
 _INDENTED = 2.0  # points or spaces: a line indented this much is a list item or quote

@@ -17,8 +17,8 @@ from pathlib import Path
 import duckdb
 import yaml
 
-from . import __version__
-from .resources import DATA
+from .. import __version__
+from ..resources import DATA
 
 SCHEMA_PATH = DATA / "dataset_schema.yaml"
 LICENCES_PATH = DATA / "licences.yaml"

@@ -2,7 +2,7 @@
 
 Each table is a SELECT in `queries/export/NAME.sql` reading the stored
 tables and analytics views, filtered to the chosen logbooks through the temp
-table `export_logbooks`; DuckDB's COPY writes it. `logbook_miner.dataset` then
+table `export_logbooks`; DuckDB's COPY writes it. `logbook_miner.dataset.card` then
 describes what was written (datapackage.json, README.md).
 """
 
@@ -13,9 +13,9 @@ from pathlib import Path
 
 import duckdb
 
-from . import dataset
-from .resources import QUERIES
-from .store import choose_logbooks, connect, default_db
+from ..resources import QUERIES
+from ..store import choose_logbooks, connect, default_db
+from . import card
 
 FORMATS = {"jsonl": "FORMAT JSON", "csv": "FORMAT CSV, HEADER", "parquet": "FORMAT PARQUET"}
 PARTITION_KEYS = ("logbook",)  # every table has the column
@@ -48,7 +48,7 @@ def export(out: str | Path, db: str | Path | None = None, fmt: str = "jsonl",
                 raise ValueError(f"cannot export {table}: {str(exc).splitlines()[0]} (a database "
                                  "from an older version: run `logbook classify` once)") from None
             written[table] = (target, sql)
-        dataset.write(con, out, fmt, written, partition_by)
+        card.write(con, out, fmt, written, partition_by)
     return {table: path for table, (path, _) in written.items()}
 
 
