@@ -158,6 +158,18 @@ def _open_error(db: str, error: str) -> StoreError:
     return StoreLocked(f"{db}: database is in use by {who}; wait for it to finish")
 
 
+@contextmanager
+def transaction(con: duckdb.DuckDBPyConnection) -> Iterator[None]:
+    """Commit what the block did, or roll all of it back on any exception (Ctrl-C too)."""
+    con.execute("BEGIN TRANSACTION")
+    try:
+        yield
+        con.execute("COMMIT")
+    except BaseException:
+        con.execute("ROLLBACK")
+        raise
+
+
 def stored_sha256(con: duckdb.DuckDBPyConnection, logbook: str) -> str | None:
     row = con.execute("SELECT sha256 FROM logbooks WHERE id = ?", [logbook]).fetchone()
     return row[0] if row else None
@@ -168,8 +180,7 @@ def save_logbook(
 ) -> None:
     """Replace one logbook's rows atomically."""
     entries = list(entries)
-    con.execute("BEGIN TRANSACTION")
-    try:
+    with transaction(con):
         _delete_logbook(con, record.id)
         con.execute(
             "INSERT INTO logbooks VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -178,10 +189,6 @@ def save_logbook(
         )
         _insert_entries(con, record.id, entries)
         _insert_annotations(con, record.id, entries)
-        con.execute("COMMIT")
-    except BaseException:
-        con.execute("ROLLBACK")
-        raise
 
 
 def replace_annotations(
@@ -189,15 +196,10 @@ def replace_annotations(
 ) -> None:
     """Swap one logbook's labels and metrics (relabelling) in one transaction."""
     entries = list(entries)
-    con.execute("BEGIN TRANSACTION")
-    try:
+    with transaction(con):
         for table in ("labels", "metrics"):
             con.execute(f"DELETE FROM {table} WHERE logbook = ?", [logbook])
         _insert_annotations(con, logbook, entries)
-        con.execute("COMMIT")
-    except BaseException:
-        con.execute("ROLLBACK")
-        raise
 
 
 def _delete_logbook(con: duckdb.DuckDBPyConnection, logbook: str) -> None:
@@ -287,8 +289,7 @@ def save_corrections(
 ) -> None:
     """Store decisions in one transaction; a new decision on the same key replaces the old."""
     now = datetime.now(UTC).replace(tzinfo=None)
-    con.execute("BEGIN TRANSACTION")
-    try:
+    with transaction(con):
         for c in decided:
             con.execute(
                 "DELETE FROM corrections WHERE logbook = ? AND heading = ?"
@@ -297,7 +298,3 @@ def save_corrections(
             con.execute("INSERT INTO corrections VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                         [c.logbook, c.heading, c.date, c.kind, c.code, c.decision,
                          c.replacement, c.evidence, now])
-        con.execute("COMMIT")
-    except BaseException:
-        con.execute("ROLLBACK")
-        raise
