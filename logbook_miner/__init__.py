@@ -5,3 +5,7 @@ read -> segment -> classify -> store -> analyse / draw / export.
 """
 
 __version__ = "0.1.0"
+
+from .api import Store  # after __version__, which the stages import
+
+__all__ = ["Store", "__version__"]

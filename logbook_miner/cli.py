@@ -1,7 +1,7 @@
-"""The `logbook` command: parse options, call the stage functions, print.
+"""The `logbook` command: parse options, call `Store(db).command(...)`, print.
 
-Every command is a thin shell over a function importable from `logbook_miner`,
-so anything the CLI does a script can do too. Failures print one line
+Every command that works on a database is the `Store` method of the same name
+(`logbook_miner.api`), so anything the CLI does a script can do too. Failures print one line
 (`error: ...`) and exit non-zero: 1 for bad input, 2 for a busy database.
 """
 
@@ -17,7 +17,8 @@ import click
 from tqdm import tqdm
 
 from . import __version__
-from .store import StoreError, StoreLocked, default_db
+from .api import Store
+from .store import StoreError, StoreLocked
 
 EXIT_BAD_INPUT = 1
 EXIT_LOCKED = 2
@@ -81,17 +82,13 @@ def main() -> None:
 @fail_cleanly
 def ingest(paths, db, name, timezone, as_one, force, no_label, workers, pdf_backend) -> None:
     """Read logbook files (PDF, Markdown, text) into the database."""
-    from .ingest import ingest as run_ingest
-    from .ingest import no_labels
-
     def progress(items):
         return tqdm(items, total=len(paths) if not as_one else 1, unit="file",
                     file=sys.stderr, disable=None, leave=False)
 
-    results = run_ingest(paths, db=db or default_db(), name=name, timezone=timezone,
-                         as_one=as_one, force=force, progress=progress,
-                         classify=no_labels if no_label else None, workers=workers,
-                         pdf_backend=pdf_backend)
+    results = Store(db).ingest(paths, name=name, timezone=timezone, as_one=as_one, force=force,
+                               label=not no_label, workers=workers, pdf_backend=pdf_backend,
+                               progress=progress)
     for result in results:
         click.echo(result.summary(), err=result.status == "error")
     if not results:
@@ -111,10 +108,8 @@ def ingest(paths, db, name, timezone, as_one, force, no_label, workers, pdf_back
 @fail_cleanly
 def export(db, out, fmt, logbooks, partition_by) -> None:
     """Write the dataset: one file per table, datapackage.json and a README.md card."""
-    from .dataset.export import export as run_export
-
-    written = run_export(out, db=db, fmt=fmt, logbooks=logbooks or None,
-                         partition_by=partition_by)
+    written = Store(db).export(out, fmt=fmt, logbooks=logbooks or None,
+                               partition_by=partition_by)
     for table, path in written.items():
         click.echo(f"{table}: {path}")
 
@@ -148,7 +143,7 @@ def query(name, params, list_only, db, fmt) -> None:
     """Run a named query from queries/NAME.sql (the analyses behind the dashboards)."""
     import pandas as pd
 
-    from .analytics.analyse import list_queries, load_query, run_query
+    from .analytics.analyse import list_queries, load_query
     from .present.cli_output import emit
 
     if list_only or not name:
@@ -157,7 +152,7 @@ def query(name, params, list_only, db, fmt) -> None:
                 for n, d in list_queries()]
         emit(pd.DataFrame(rows, columns=["name", "description", "params"]), fmt)
         return
-    emit(run_query(name, _key_values(params), db=db), fmt)
+    emit(Store(db).query(name, _key_values(params)), fmt)
 
 
 @main.command("sql")
@@ -167,10 +162,9 @@ def query(name, params, list_only, db, fmt) -> None:
 @fail_cleanly
 def sql_command(statement, db, fmt) -> None:
     """Run one read-only SELECT on the store and its views; writes, files and SET are refused."""
-    from .analytics.analyse import sql
     from .present.cli_output import emit
 
-    emit(sql(statement, db=db), fmt)
+    emit(Store(db).sql(statement), fmt)
 
 
 @main.command()
@@ -182,10 +176,9 @@ def sql_command(statement, db, fmt) -> None:
 @fail_cleanly
 def mtbf(db, logbook, by, confidence, fmt) -> None:
     """Mean time between failures per logbook, with its chi-square interval."""
-    from .analytics.analyse import mtbf_table
     from .present.cli_output import emit
 
-    emit(mtbf_table(db, logbook=logbook, by=by, confidence=confidence), fmt)
+    emit(Store(db).mtbf(logbook=logbook, by=by, confidence=confidence), fmt)
 
 
 @main.command()
@@ -211,14 +204,12 @@ def simulate(gpus, usd_per_gpu_hour, mtbf_hours, mttr_hours, checkpoint_minutes,
 
     import pandas as pd
 
-    from .analytics.analyse import simulate as run_simulate
     from .present.cli_output import emit
 
-    estimate = run_simulate(
-        usd_per_gpu_hour=usd_per_gpu_hour, checkpoint_minutes=checkpoint_minutes, gpus=gpus,
-        mtbf_hours=mtbf_hours, mttr_hours=mttr_hours,
-        checkpoint_cost_seconds=checkpoint_cost_seconds, days=days, runs=runs, seed=seed,
-        from_logbook=from_logbook, db=db)
+    estimate = Store(db).simulate(
+        usd_per_gpu_hour, checkpoint_minutes, gpus=gpus, mtbf_hours=mtbf_hours,
+        mttr_hours=mttr_hours, checkpoint_cost_seconds=checkpoint_cost_seconds, days=days,
+        runs=runs, seed=seed, from_logbook=from_logbook)
     emit(pd.DataFrame([asdict(estimate)]), fmt)
 
 
@@ -233,9 +224,9 @@ def evaluate(db, gold, logbooks, as_json) -> None:
     """Score stored entries and labels against gold (the figures of eval/score.py)."""
     import json
 
-    from .evaluate import format_report, load_gold, score, stored_predictions
+    from .evaluate import format_report
 
-    report = score(load_gold(gold), stored_predictions(db), logbooks or None)
+    report = Store(db).eval(gold, logbooks or None)
     click.echo(json.dumps(report, indent=1) if as_json else format_report(report))
 
 
@@ -268,9 +259,7 @@ def generate(out, seed, style, days, nodes, mtbf_hours, pages) -> None:
 @fail_cleanly
 def classify(db, logbooks) -> None:
     """Relabel stored entries with the current taxonomy (review decisions still apply)."""
-    from .label.relabel import relabel
-
-    for logbook, entries in relabel(db, logbooks or None).items():
+    for logbook, entries in Store(db).classify(logbooks or None).items():
         click.echo(f"{logbook}: {entries} entries relabelled")
 
 
@@ -285,14 +274,12 @@ def classify(db, logbooks) -> None:
 @fail_cleanly
 def review(db, out, apply_path, below, logbook) -> None:
     """List labels worth a human look (--out), or apply a person's decisions (--apply)."""
-    from .label.review import apply_review, write_review
-
     if bool(out) == bool(apply_path):
         raise click.UsageError("give one of --out FILE or --apply FILE")
     if apply_path:
-        click.echo(apply_review(apply_path, db=db).summary())
+        click.echo(Store(db).review(apply=apply_path).summary())
     else:
-        click.echo(f"{write_review(out, db=db, below=below, logbook=logbook)} rows -> {out}")
+        click.echo(f"{Store(db).review(out, below=below, logbook=logbook)} rows -> {out}")
 
 
 @main.command()
@@ -304,9 +291,7 @@ def review(db, out, apply_path, below, logbook) -> None:
 @fail_cleanly
 def dashboard(db, out, logbooks, no_images) -> None:
     """Write one offline HTML dashboard, plus every chart as PNG and SVG."""
-    from .present.dashboard import build
-
-    click.echo(build(db or default_db(), out, logbooks or None, images=not no_images))
+    click.echo(Store(db).dashboard(out, logbooks or None, images=not no_images))
 
 
 @main.command()
