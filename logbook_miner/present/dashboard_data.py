@@ -70,7 +70,7 @@ def load(db: str | Path | None = None, logbooks: Sequence[str] | None = None,
         chosen = choose_logbooks(con, logbooks, into="dash_logbooks")
         _materialise_views(con)
         _run(con, "entries")
-        _run(con, "markers", [limits.markers])
+        _run(con, "markers", {"markers": limits.markers})
         series = max(1, len(chosen))  # one line per logbook (and per metric or kind)
         bucket = _bucket_seconds(con, limits.points // series)
         stops = _mtbf_inputs(con, chosen, "all")
@@ -80,16 +80,17 @@ def load(db: str | Path | None = None, logbooks: Sequence[str] | None = None,
             logbooks=chosen,
             totals=_totals(con),
             markers=_run(con, "SELECT * FROM dash_markers ORDER BY ts"),
-            runs=_run(con, "runs", [limits.markers]),
-            cumulative=_run(con, "cumulative", [bucket]),
+            runs=_run(con, "runs", {"markers": limits.markers}),
+            cumulative=_run(con, "cumulative", {"bucket_seconds": bucket}),
             mtbf_by_logbook=_mtbf_by_logbook(stops),
             families=_family_stats(by_family, repairs, stops),
             outcomes=_run(con, "outcomes"),
             outcome_hours=con.execute("SELECT setting('outcome_window_hours')").fetchone()[0],
             fault_mix=_run(con, "fault_mix"),
             pareto=_run(con, "fault_pareto"),
-            metrics=_run(con, "metrics", [bucket, list(METRIC_NAMES)]),
-            ledger=_run(con, "ledger", [limits.ledger, limits.note_chars]),
+            metrics=_run(con, "metrics", {"bucket_seconds": bucket,
+                                          "metric_names": list(METRIC_NAMES)}),
+            ledger=_run(con, "ledger", {"rows": limits.ledger, "note_chars": limits.note_chars}),
             cost_defaults=_cost_defaults(con),
         )
     data.totals.update(_pooled(stops, repairs))
@@ -98,12 +99,12 @@ def load(db: str | Path | None = None, logbooks: Sequence[str] | None = None,
 
 
 def _run(con: duckdb.DuckDBPyConnection, name_or_sql: str,
-         params: list | None = None) -> pd.DataFrame:
+         params: dict[str, Any] | None = None) -> pd.DataFrame:
     """Run `queries/dashboard/NAME.sql` (or literal SQL); the last statement's rows as a frame."""
     sql = name_or_sql
     if " " not in name_or_sql:
         sql = (DASHBOARD_QUERIES / f"{name_or_sql}.sql").read_text(encoding="utf-8")
-    result = con.execute(sql, params or [])
+    result = con.execute(sql, params or {})
     return result.df() if result.description else pd.DataFrame()
 
 

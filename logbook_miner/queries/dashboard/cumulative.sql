@@ -1,4 +1,4 @@
--- How many stops (incidents) and restarts has each logbook seen by each time ($1 s per bucket)?
+-- How many stops (incidents) and restarts has each logbook seen by each time ($bucket_seconds s per bucket)?
 WITH events AS (
     SELECT logbook, start_ts AS ts, 'failures' AS kind, 1 AS n
     FROM incidents WHERE stream = 'stop' AND logbook IN (SELECT id FROM dash_logbooks)
@@ -10,7 +10,7 @@ WITH events AS (
          LATERAL (SELECT w.first_ts AS ts UNION ALL SELECT w.last_ts) t
 ), buckets AS (
     SELECT logbook, kind, min(ts) AS ts, sum(n) AS n
-    FROM events GROUP BY logbook, kind, time_bucket(to_seconds($1), ts)
+    FROM events GROUP BY logbook, kind, time_bucket(to_seconds($bucket_seconds), ts)
 )
 SELECT logbook, kind, ts,
        sum(n) OVER (PARTITION BY logbook, kind ORDER BY ts ROWS UNBOUNDED PRECEDING) AS total

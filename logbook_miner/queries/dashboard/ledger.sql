@@ -1,12 +1,12 @@
 -- Which entries go into the event ledger: every timeline marker, then labelled and recent
--- entries up to $1 rows, with the evidence of each label; notes are cut at $2 characters.
+-- entries up to $rows rows, with the evidence of each label; notes are cut at $note_chars characters.
 WITH chosen AS (
     SELECT id FROM dash_markers
     UNION
     (SELECT id FROM dash_entries
      WHERE id NOT IN (SELECT id FROM dash_markers)
      ORDER BY len(faults) + len(interventions) > 0 DESC, ts DESC NULLS LAST, ord DESC
-     LIMIT greatest($1 - (SELECT count(*) FROM dash_markers), 0))
+     LIMIT greatest($rows - (SELECT count(*) FROM dash_markers), 0))
 ), evidence AS (
     SELECT logbook || '#' || seq AS id,
            list({'kind': kind, 'code': code, 'evidence': evidence, 'field': field}
@@ -17,7 +17,7 @@ WITH chosen AS (
 )
 SELECT d.id, d.logbook, d.seq, coalesce(d."when", '') AS "when", d.heading,
        coalesce(d.author, '') AS author, d.faults, d.interventions, d.family,
-       d.failure, d.restart, left(t.text, $2) AS text, len(t.text) > $2 AS truncated,
+       d.failure, d.restart, left(t.text, $note_chars) AS text, len(t.text) > $note_chars AS truncated,
        coalesce(e.evidence, []) AS evidence
 FROM dash_entries d
 JOIN chosen USING (id)

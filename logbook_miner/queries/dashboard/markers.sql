@@ -1,4 +1,4 @@
--- Which failures and restarts go on the timeline (the most recent $1, if there are more)?
+-- Which failures and restarts go on the timeline (the most recent $markers, if there are more)?
 CREATE OR REPLACE TEMP TABLE dash_markers AS
 SELECT id, logbook, seq, ts, "when", heading, coalesce(author, '') AS author, family,
        CASE WHEN failure AND restart THEN 'failure + restart'
@@ -7,4 +7,4 @@ SELECT id, logbook, seq, ts, "when", heading, coalesce(author, '') AS author, fa
 FROM dash_entries
 WHERE (failure OR restart) AND ts IS NOT NULL
 ORDER BY ts DESC, ord DESC
-LIMIT $1;
+LIMIT $markers;
