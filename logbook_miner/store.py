@@ -12,6 +12,8 @@ from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from functools import cache
+from graphlib import TopologicalSorter
 from pathlib import Path
 
 import duckdb
@@ -91,7 +93,7 @@ CREATE TABLE IF NOT EXISTS corrections (
 """
 
 LOGBOOK_TABLES = ("metrics", "labels", "entries", "logbooks")
-VIEWS = QUERIES / "views"  # NN_name.sql, run in NN order on every connection
+VIEWS = QUERIES / "views"  # NAME.sql creates NAME; `-- reads: a, b` names what it reads
 
 
 class StoreError(RuntimeError):
@@ -139,8 +141,29 @@ def connect(db: str | Path, read_only: bool = False) -> Iterator[duckdb.DuckDBPy
 
 def create_views(con: duckdb.DuckDBPyConnection) -> None:
     """Create the analysis views as TEMP objects, so read-only connections have them too."""
-    for path in sorted(VIEWS.glob("*.sql")):
+    for path in view_files():
         con.execute(path.read_text(encoding="utf-8"))
+
+
+@cache
+def view_files() -> tuple[Path, ...]:
+    """The view files, each after the views it reads: the order comes from the files.
+
+    Like dbt's `ref()`: every file's `-- reads:` header names the tables and views it
+    reads; the names that are other view files decide the order (tables already exist).
+    """
+    files = {path.stem: path for path in sorted(VIEWS.glob("*.sql"))}
+    graph = {name: [r for r in reads(path) if r in files] for name, path in files.items()}
+    return tuple(files[name] for name in TopologicalSorter(graph).static_order())
+
+
+def reads(path: Path) -> list[str]:
+    """The names a SQL file's `-- reads: a, b` header declares; a file without one is an error."""
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.startswith("-- reads:"):
+            return [name.strip() for name in line.removeprefix("-- reads:").split(",")
+                    if name.strip()]
+    raise ValueError(f"{path.name}: no `-- reads:` header saying what it reads")
 
 
 def _open_error(db: str, error: str) -> StoreError:

@@ -2,6 +2,7 @@
 -- ts: ts_utc, else the date at noon (time_estimated), else the nearest dated entry's (date_estimated).
 -- A date flagged as a chronology anomaly (a likely typo) is kept in `entries` but not trusted here:
 -- the entry takes its neighbours' day, like an undated one.
+-- reads: entries
 CREATE OR REPLACE TEMP VIEW entry_times AS
 WITH trusted AS (
     SELECT * REPLACE (CASE WHEN chronology_anomaly THEN NULL ELSE date END AS date,

@@ -3,6 +3,7 @@
 -- recurrence within 24 h / 72 h / 7 d (NULL: the logbook ended before that window closed),
 -- restarts in the next 72 h, and a verdict over outcome_window_hours.
 -- true: recurred within the window; false: followed past it without recurring; NULL: censored.
+-- reads: entry_times, events, labels, settings
 CREATE OR REPLACE TEMP MACRO recurred_within(hours, followed, window_hours) AS
     CASE WHEN hours <= window_hours THEN true WHEN followed >= window_hours THEN false END;
 

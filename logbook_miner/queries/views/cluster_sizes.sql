@@ -3,6 +3,7 @@
 -- most mentioned (ties: the larger). Stated node counts are noisier ("3 nodes" replaced, a
 -- 52-node pool), so a count that is an 8-GPU-node cluster of the stated GPUs wins (384 GPUs ->
 -- 48 nodes), else the most mentioned, counting "from 48 to 24 nodes" on both sides.
+-- reads: logbooks, metrics
 CREATE OR REPLACE TEMP VIEW cluster_sizes AS
 WITH mined AS (
     SELECT logbook, CASE WHEN name = 'gpus' THEN 'gpus' ELSE 'nodes' END AS name,

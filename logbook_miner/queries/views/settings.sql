@@ -1,4 +1,5 @@
 -- Tunable constants the views read; analyse.run_query(settings=...) overrides them per connection.
+-- reads:
 CREATE OR REPLACE TEMP TABLE settings AS
 SELECT key, value::DOUBLE AS value, meaning
 FROM (VALUES

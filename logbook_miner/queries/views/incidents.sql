@@ -4,6 +4,7 @@
 -- repair_hours (stops only): incident start to the first restart before the next stop and
 -- within max_repair_hours; NULL when the incident's own entry reports the restart (the logbook
 -- does not say how long it took).
+-- reads: events, settings
 CREATE OR REPLACE TEMP VIEW incidents AS
 WITH failures AS (
     SELECT *, CASE WHEN family = 'numerics' THEN 'numerics' ELSE 'stop' END AS stream
