@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from .errors import ArgumentError
 from .store import default_db
 
 if TYPE_CHECKING:
@@ -100,7 +101,7 @@ class Store:
         from .label.review import DEFAULT_BELOW, apply_review, write_review
 
         if (out is None) == (apply is None):
-            raise ValueError("review: give exactly one of `out` or `apply`")
+            raise ArgumentError("review: give exactly one of `out` or `apply`")
         if apply is not None:
             return apply_review(apply, db=self.path)
         return write_review(out, db=self.path, logbook=logbook,

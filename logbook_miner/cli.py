@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import os
+import re
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -18,6 +19,7 @@ from tqdm import tqdm
 
 from . import __version__
 from .api import Store
+from .errors import ArgumentError
 from .store import StoreError, StoreLocked
 
 EXIT_BAD_INPUT = 1
@@ -30,6 +32,10 @@ db_option = click.option(
 )
 
 
+def _flag(argument: re.Match) -> str:
+    return "--" + argument[1].replace("_", "-")
+
+
 def fail_cleanly(command: Callable) -> Callable:
     """Turn expected failures into one line on stderr and an exit status, never a traceback."""
     @functools.wraps(command)
@@ -39,6 +45,9 @@ def fail_cleanly(command: Callable) -> Callable:
         except StoreLocked as exc:
             click.echo(f"error: {exc}", err=True)
             sys.exit(EXIT_LOCKED)
+        except ArgumentError as exc:  # the API names `arguments`; here they are --flags
+            click.echo("error: " + re.sub(r"`(\w+)`", _flag, str(exc)), err=True)
+            sys.exit(EXIT_BAD_INPUT)
         except (StoreError, FileNotFoundError, ValueError) as exc:
             click.echo(f"error: {exc}", err=True)
             sys.exit(EXIT_BAD_INPUT)

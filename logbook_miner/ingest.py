@@ -23,6 +23,7 @@ from functools import partial
 from itertools import repeat
 from pathlib import Path
 
+from .errors import ArgumentError
 from .models import Entry, LabelledEntry
 from .read import DEFAULT_PDF_BACKEND, SUPPORTED_SUFFIXES, ReadError, pdf_pages, read
 from .read.folder import read_merged
@@ -101,7 +102,7 @@ def find_sources(paths: Iterable[str | Path], name: str | None = None,
     if as_one:
         return [Source(as_one, files)] if files else []
     if name and len(files) > 1:
-        raise ValueError("--name names one logbook; use --as-one NAME to merge several files")
+        raise ArgumentError("`name` names one logbook; use `as_one` NAME to merge several files")
     return [Source(name or f.stem, [f]) for f in files]
 
 
@@ -132,7 +133,7 @@ def ingest(paths: Iterable[str | Path], db: str | Path | None = None, name: str 
     results, never raised, so one bad file never stops a batch.
     """
     if timezone and dates.zone_info(timezone) is None:
-        raise ValueError(f"--timezone {timezone!r}: unknown time zone (try ET or Europe/Paris)")
+        raise ArgumentError(f"`timezone` {timezone!r}: unknown time zone (try ET or Europe/Paris)")
     sources = find_sources(paths, name, as_one)
     results: list[IngestResult] = []
     with connect(db or default_db()) as con:

@@ -20,6 +20,7 @@ from analytics_fixtures import DATE_ONLY, OPT_STYLE, ingest_texts, keyword_class
 
 from logbook_miner.analytics.analyse import QueryError, mtbf_table, run_query, simulate, sql
 from logbook_miner.analytics.reliability import mtbf
+from logbook_miner.errors import ArgumentError
 
 OPT = "opt-style"
 
@@ -112,9 +113,9 @@ def test_intervention_outcomes_follow_each_intervention(db):
 def test_simulate_takes_unset_inputs_from_the_logbook(db):
     est = simulate(usd_per_gpu_hour=2.0, checkpoint_minutes=60, gpus=992, from_logbook=OPT, db=db)
     assert (est.mtbf_hours, est.mttr_hours, est.checkpoint_cost_seconds) == (49.0, 4.5, 95.0)
-    with pytest.raises(QueryError, match="--gpus"):
+    with pytest.raises(ArgumentError, match="`gpus`"):
         simulate(usd_per_gpu_hour=2.0, checkpoint_minutes=60, from_logbook=OPT, db=db)
-    with pytest.raises(QueryError, match=r"--mttr-hours.*date-only does not measure"):
+    with pytest.raises(ArgumentError, match=r"`mttr_hours`.*date-only does not measure"):
         simulate(usd_per_gpu_hour=2.0, checkpoint_minutes=60, gpus=8, from_logbook="date-only",
                  db=db)  # its only repair time is a guess (dates at noon)
 

@@ -12,6 +12,7 @@ from click.testing import CliRunner
 from logbook_miner import Store
 from logbook_miner.cli import main
 from logbook_miner.dataset.export import TABLES
+from logbook_miner.errors import ArgumentError
 from logbook_miner.present.cli_output import records
 from logbook_miner.resources import DATA
 
@@ -63,6 +64,13 @@ def test_export_and_dashboard_write_their_files(store: Store, tmp_path) -> None:
     assert page == tmp_path / "dashboard" / "index.html" and "synth-markdown-s0" in page.read_text()
 
 
-def test_review_asks_for_exactly_one_argument(store: Store) -> None:
-    with pytest.raises(ValueError, match="one of `out` or `apply`"):
+def test_errors_name_arguments_in_the_api_and_flags_in_the_cli(store: Store) -> None:
+    with pytest.raises(ArgumentError, match="one of `out` or `apply`"):
         store.review()
+    with pytest.raises(ArgumentError, match=r"give `gpus`, .* \(no `from_logbook`\)"):
+        store.simulate(2.0, 180)
+    result = CliRunner().invoke(main, ["simulate", "--usd-per-gpu-hour", "2",
+                                       "--checkpoint-minutes", "180", "--db", str(store.path)])
+    assert result.exit_code == 1
+    assert ("error: give --gpus, --mtbf-hours, --mttr-hours, --checkpoint-cost-seconds"
+            " (no --from-logbook)") in result.output

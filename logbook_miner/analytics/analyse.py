@@ -21,6 +21,7 @@ import duckdb
 import numpy as np
 import pandas as pd
 
+from ..errors import ArgumentError
 from ..resources import QUERIES
 from ..store import connect, default_db
 from . import reliability
@@ -235,9 +236,8 @@ def simulate(usd_per_gpu_hour: float, checkpoint_minutes: float, gpus: int | Non
     missing = [k for k, v in values.items() if v is None]
     if missing:
         where = (f"logbook {from_logbook} does not measure it" if from_logbook
-                 else "no --from-logbook")
-        flags = ", ".join("--" + k.replace("_", "-") for k in missing)
-        raise QueryError(f"give {flags} ({where})")
+                 else "no `from_logbook`")
+        raise ArgumentError(f"give {', '.join(f'`{k}`' for k in missing)} ({where})")
     return simulate_cost(gpus=int(values["gpus"]), usd_per_gpu_hour=usd_per_gpu_hour,
                          mtbf_hours=values["mtbf_hours"], mttr_hours=values["mttr_hours"],
                          checkpoint_minutes=checkpoint_minutes,
