@@ -41,6 +41,7 @@ class Store:
     def ingest(self, paths: Iterable[str | Path], *, name: str | None = None,
                timezone: str | None = None, as_one: str | None = None, force: bool = False,
                label: bool = True, workers: int | None = None, pdf_backend: str | None = None,
+               follow_links: bool = False,
                progress: Callable[[Iterator], Iterator] | None = None) -> list[IngestResult]:
         """Read files into the store, one transaction per logbook; `label=False` skips spaCy."""
         from .ingest import ingest, no_labels
@@ -48,7 +49,8 @@ class Store:
 
         return ingest(paths, db=self.path, name=name, timezone=timezone, as_one=as_one,
                       classify=None if label else no_labels, force=force, progress=progress,
-                      workers=workers, pdf_backend=pdf_backend or DEFAULT_PDF_BACKEND)
+                      workers=workers, pdf_backend=pdf_backend or DEFAULT_PDF_BACKEND,
+                      follow_links=follow_links)
 
     def classify(self, logbooks: Sequence[str] | None = None) -> dict[str, int]:
         """Relabel stored entries with the current rules; entries relabelled per logbook."""
@@ -62,11 +64,14 @@ class Store:
 
         return run_query(name, params, db=self.path)
 
-    def sql(self, statement: str) -> pd.DataFrame:
-        """One read-only SELECT over the tables and views."""
+    def sql(self, statement: str, limit: int | None = None, timeout: float | None = None,
+            memory_limit: str | None = None) -> pd.DataFrame:
+        """One read-only SELECT over the tables and views, bounded in time and memory."""
         from .analytics.analyse import sql
 
-        return sql(statement, db=self.path)
+        bounds = {"timeout": timeout, "memory_limit": memory_limit}
+        return sql(statement, db=self.path, limit=limit,
+                   **{k: v for k, v in bounds.items() if v is not None})
 
     def mtbf(self, logbook: str | None = None, by: str | None = None,
              confidence: float = 0.95) -> pd.DataFrame:

@@ -88,8 +88,11 @@ def main() -> None:
 @click.option("--pdf-backend", "pdf_backend", type=click.Choice(["pdfium", "pdfplumber"]),
               default="pdfium", show_default=True,
               help="PDF text layer: pdfium (fast) or pdfplumber (the reference).")
+@click.option("--follow-links", is_flag=True,
+              help="Read links in a folder that point outside it (skipped by default).")
 @fail_cleanly
-def ingest(paths, db, name, timezone, as_one, force, no_label, workers, pdf_backend) -> None:
+def ingest(paths, db, name, timezone, as_one, force, no_label, workers, pdf_backend,
+           follow_links) -> None:
     """Read logbook files (PDF, Markdown, text) into the database."""
     def progress(items):
         return tqdm(items, total=len(paths) if not as_one else 1, unit="file",
@@ -97,7 +100,7 @@ def ingest(paths, db, name, timezone, as_one, force, no_label, workers, pdf_back
 
     results = Store(db).ingest(paths, name=name, timezone=timezone, as_one=as_one, force=force,
                                label=not no_label, workers=workers, pdf_backend=pdf_backend,
-                               progress=progress)
+                               follow_links=follow_links, progress=progress)
     for result in results:
         click.echo(result.summary(), err=result.status == "error")
     if not results:
@@ -168,12 +171,29 @@ def query(name, params, list_only, db, fmt) -> None:
 @click.argument("statement")
 @db_option
 @format_option
+@click.option("--limit", type=click.IntRange(min=0), default=None,
+              help="Print at most N rows (default: 1000 in a table, all in csv/json); "
+                   "the rest are counted.")
+@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=60.0,
+              show_default=True, help="Stop the query after this many seconds.")
+@click.option("--memory-limit", default="2GB", show_default=True,
+              help="DuckDB's memory limit for the query.")
 @fail_cleanly
-def sql_command(statement, db, fmt) -> None:
-    """Run one read-only SELECT on the store and its views; writes, files and SET are refused."""
+def sql_command(statement, db, fmt, limit, timeout, memory_limit) -> None:
+    """Run one read-only SELECT on the store and its views; writes, files and SET are refused.
+
+    Rows stream from DuckDB, so a huge result costs time, not memory; Ctrl-C stops
+    the query at once.
+    """
     from .present.cli_output import emit
 
-    emit(Store(db).sql(statement), fmt)
+    if limit is None and fmt == "table":
+        limit = 1000
+    frame = Store(db).sql(statement, limit=limit, timeout=timeout, memory_limit=memory_limit)
+    emit(frame, fmt)
+    hidden = frame.attrs["rows"] - len(frame)
+    if hidden:
+        click.echo(f"({hidden:,} more rows not shown; --limit N shows more)", err=True)
 
 
 @main.command()

@@ -25,7 +25,14 @@ from pathlib import Path
 
 from .errors import ArgumentError
 from .models import Entry, LabelledEntry
-from .read import DEFAULT_PDF_BACKEND, SUPPORTED_SUFFIXES, ReadError, pdf_pages, read
+from .read import (
+    DEFAULT_PDF_BACKEND,
+    SUPPORTED_SUFFIXES,
+    ReadError,
+    pdf_pages,
+    read,
+    regular_file,
+)
 from .read.folder import read_merged
 from .segment import dates
 from .segment.entries import segment
@@ -46,7 +53,7 @@ class IngestResult:
 
     logbook: str
     path: str
-    status: str  # "ingested" | "unchanged" | "error"
+    status: str  # "ingested" | "unchanged" | "skipped" | "error"
     entries: int = 0
     dated: int = 0
     pages: int | None = None
@@ -58,8 +65,10 @@ class IngestResult:
         """One line, whatever the file name or the error message holds."""
         if self.status == "error":
             return _one_line(f"error: {self.path}: {self.error}")
+        if self.status == "skipped":
+            return _one_line("; ".join(self.notes))
         if self.status == "unchanged":
-            return f"{self.logbook}: unchanged ({self.path}), nothing to do"
+            return _one_line(f"{self.logbook}: unchanged ({self.path}), nothing to do")
         pages = f", {self.pages} pages" if self.pages else ""
         notes = "".join(f"; {note}" for note in self.notes)
         return _one_line(f"{self.logbook}: {self.entries} entries, {self.dated} dated{pages}, "
@@ -80,6 +89,7 @@ class Source:
     def sha256(self) -> str:
         digest = hashlib.sha256()
         for path in self.paths:
+            regular_file(path)
             if len(self.paths) > 1:
                 digest.update(path.name.encode() + b"\0")
             with path.open("rb") as fh:
@@ -89,14 +99,27 @@ class Source:
 
 
 def find_sources(paths: Iterable[str | Path], name: str | None = None,
-                 as_one: str | None = None) -> list[Source]:
-    """Expand directories to their supported files; `as_one` merges them into one logbook."""
+                 as_one: str | None = None, follow_links: bool = False,
+                 skipped: list[str] | None = None) -> list[Source]:
+    """Expand directories to their supported files; `as_one` merges them into one logbook.
+
+    A link inside a directory that points outside it is left out (and named in
+    `skipped`) unless `follow_links`: a folder of notes is not a way to /etc/passwd.
+    """
     files: list[Path] = []
     for raw in paths:
         path = Path(raw)
         if path.is_dir():
-            files += sorted(p for p in path.iterdir()
-                            if p.is_file() and p.suffix.lower() in SUPPORTED_SUFFIXES)
+            inside = path.resolve()
+            for p in sorted(path.iterdir()):
+                if p.suffix.lower() not in SUPPORTED_SUFFIXES or not p.is_file():
+                    continue
+                if not follow_links and not p.resolve().is_relative_to(inside):
+                    if skipped is not None:
+                        skipped.append(f"skipped {p}: it links to {p.resolve()}, "
+                                       f"outside {path}")
+                    continue
+                files.append(p)
         else:
             files.append(path)
     if as_one:
@@ -123,7 +146,7 @@ def ingest(paths: Iterable[str | Path], db: str | Path | None = None, name: str 
            classify: Classify | None = None, force: bool = False,
            progress: Callable[[Iterator], Iterator] | None = None,
            workers: int | None = None, pdf_backend: str = DEFAULT_PDF_BACKEND,
-           ) -> list[IngestResult]:
+           follow_links: bool = False) -> list[IngestResult]:
     """Ingest files into the store; an unchanged file (same SHA-256) is skipped.
 
     `classify` labels the entries (default: the taxonomy classifier, built only
@@ -134,8 +157,9 @@ def ingest(paths: Iterable[str | Path], db: str | Path | None = None, name: str 
     """
     if timezone and dates.zone_info(timezone) is None:
         raise ArgumentError(f"`timezone` {timezone!r}: unknown time zone (try ET or Europe/Paris)")
-    sources = find_sources(paths, name, as_one)
-    results: list[IngestResult] = []
+    skipped: list[str] = []
+    sources = find_sources(paths, name, as_one, follow_links, skipped)
+    results = [IngestResult("", "", "skipped", notes=[note]) for note in skipped]
     with connect(db or default_db()) as con:
         shas: list[str | None] = []
         for source in sources:
@@ -144,10 +168,11 @@ def ingest(paths: Iterable[str | Path], db: str | Path | None = None, name: str 
             shas.append(None if unchanged or error else sha)
             results.append(IngestResult(source.logbook, source.label,
                                         "unchanged" if unchanged else "error", error=error))
+        ingested = results[len(skipped):]
         todo = [s for s, sha in zip(sources, shas, strict=True) if sha]
         parsed = _parse_all(todo, timezone, classify, pdf_backend, workers or _cores())
         iterator = progress(iter(sources)) if progress else iter(sources)
-        for source, sha, result in zip(iterator, shas, results, strict=True):
+        for source, sha, result in zip(iterator, shas, ingested, strict=True):
             if sha:
                 _store(con, source, sha, *next(parsed), result)
     return results

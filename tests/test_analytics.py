@@ -178,3 +178,34 @@ def test_weibull_shape_is_recovered_from_ingested_logbooks(tmp_path, shape):
         fit = weibull(np.diff(times, prepend=0.0), [row.observed_hours - times[-1]])
         covered.append(fit.shape_ci_low <= shape <= fit.shape_ci_high)
     assert np.mean(covered) >= 0.85
+
+
+def test_stops_end_at_restarts_so_close_failures_are_not_merged(tmp_path):
+    # The same 400 logbooks with the default 6 h incident window: the job's MTBF is 24 h, so
+    # many failures come within 6 h of the one before; each entry logs its restart, so each
+    # is a stop of its own and the job-level interval still covers the truth.
+    rng, nodes, node_mtbf, hours = np.random.default_rng(7), 16, 384.0, 600.0
+    texts = {f"rep{i:03d}": _replication(rng, nodes, node_mtbf, hours) for i in range(400)}
+    db = ingest_texts(tmp_path, texts, classify=keyword_classify)
+    table = mtbf_table(db)
+    job_mtbf = node_mtbf / nodes
+    covered = (table["mtbf_ci_low_hours"] <= job_mtbf) & (job_mtbf <= table["mtbf_ci_high_hours"])
+    assert 0.92 <= covered.mean() <= 0.98
+    assert abs(np.median(table["mtbf_hours"] / job_mtbf - 1)) < 0.10
+
+
+def test_times_without_a_zone_keep_their_wall_clock(tmp_path):
+    text = ("2022-05-07 20:14 Node failure\n\nnode-3 lost a GPU, job crashed.\n\n"
+            "2022-05-08 02:40 Back\n\nRestarted from the last checkpoint.\n")
+    db = ingest_texts(tmp_path, {"no-zone": text}, classify=keyword_classify)
+    times = _rows(db, "SELECT seq, ts, time_estimated, zone_unknown FROM entry_times "
+                              "ORDER BY seq")
+    assert times == [(1, datetime(2022, 5, 7, 20, 14), False, True),
+                     (2, datetime(2022, 5, 8, 2, 40), False, True)]
+    [(repair,)] = _rows(db, "SELECT repair_hours FROM incidents")
+    assert repair == pytest.approx(6 + 26 / 60)
+
+
+def _rows(db, statement):
+    """The rows of a read-only query, as tuples."""
+    return [tuple(row) for row in sql(statement, db).itertuples(index=False)]

@@ -120,3 +120,23 @@ def test_labels_lead_back_to_the_source_pdf_page(shared, tmp_path):
     for label in labels:
         where = "".join(pages[label["page_start"] - 1:label["page_end"]])
         assert _squash(label["evidence"]) in where, label
+
+
+def test_names_cannot_inject_markup_into_the_card(tmp_path):
+    """A file or logbook named like HTML, or holding a backtick, stays text in the card."""
+    hostile = {"<img src=x onerror=alert(1)>": "x`y <b>z</b>"}
+    db = tmp_path / "x.duckdb"
+    for stem, name in hostile.items():
+        path = tmp_path / f"{stem}.md"
+        path.write_text("# 2022-03-01 node down\n\nRestarted.\n")
+        for given in (name, None):  # a --name, then the file name as the logbook id
+            [result] = ingest([path], db=db, name=given, classify=real_classify())
+            assert result.status == "ingested", result.summary()
+    export(tmp_path / "out", db=db)
+    from markdown_it import MarkdownIt
+
+    page = MarkdownIt("commonmark").enable("table").render(
+        (tmp_path / "out" / "README.md").read_text(encoding="utf-8"))
+    assert "<img" not in page and "<b>" not in page
+    assert "<code>x`y &lt;b&gt;z&lt;/b&gt;</code>" in page
+    assert "&lt;img src=x onerror=alert(1)&gt;.md" in page

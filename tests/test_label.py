@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -275,3 +276,26 @@ def test_real_logbooks_meet_the_quality_bar(
     weak = {code: c["f1"] for code, c in report["per_code"].items()
             if c["tp"] + c["fn"] >= 3 and c["f1"] < 0.5}
     assert not weak
+
+
+def test_the_typical_cues_of_taxonomy_md_are_labelled(shared: Path, classifier: Classifier) -> None:
+    """Each code's 'typical cues' in TAXONOMY.md, said as a sentence, gets that code.
+
+    The cues are the contract's own examples of each code's meaning, so this guards
+    the cue families against drifting toward one logbook's wording. A bare noun that
+    names no event ("power", "epsilon", "retention") is listed as not expected.
+    """
+    bare = {"power", "PCIe", "unstable", "weight decay 0.1", "epsilon", "init scheme",
+            "embedding norm", "fp32 grad accumulation", "min loss scale", "eval frequency",
+            "TP/PP/DP change", "SAVE_INTERVAL=100", "retention", "patch",
+            "killed"}  # (a line 'Killed', as a shell prints it, is a crash)
+    missed = []
+    for line in (shared / "TAXONOMY.md").read_text(encoding="utf-8").splitlines():
+        row = re.match(r"\| `([a-z_.]+)` \| [^|]+ \| ([^|]+) \|", line)
+        if not row:
+            continue
+        for cue in (c.strip() for c in row.group(2).split(",")):
+            [labelled] = classifier.classify([Entry(seq=1, heading="x", text=f"Today: {cue}.")])
+            if cue not in bare and row.group(1) not in {lb.code for lb in labelled.labels}:
+                missed.append((row.group(1), cue))
+    assert not missed

@@ -80,3 +80,33 @@ def test_the_substring_prefilter_skips_only_regexes_that_cannot_match() -> None:
         for p in _patterns():
             if p.regex.search(text):
                 assert p.clue is None or any(c in text.casefold() for c in p.clue), p.regex
+
+
+# Numbers that mean something else, in the real sentences of ../shared (issue 12).
+NOT_COUNTS = {
+    "opt-175b-56_percent_update": ("extra 18 hosts", "nodes"),  # a spare pool
+    "bloom-tr11-176b": ("by a 5 TFLOPs", "tflops"),  # a change, not a level
+    "opt-175b-final_update": ("10,000 V100s", "gpus"),  # another model's cluster
+}
+
+
+@pytest.mark.parametrize("logbook", sorted(NOT_COUNTS))
+def test_real_sentences_do_not_give_this_runs_numbers(shared, logbook):
+    phrase, name = NOT_COUNTS[logbook]
+    text = (shared / "logbooks" / "md" / f"{logbook}.md").read_text(encoding="utf-8")
+    assert phrase in text, f"{logbook} no longer says {phrase!r}"
+    at = text.index(phrase)
+    sentence = text[text.rfind("\n", 0, at) + 1:text.find("\n", at)]
+    found = [m for m in mine(Entry(seq=1, heading="x", text=sentence)) if m.name == name]
+    assert not [m for m in found if m.start <= sentence.index(phrase) < m.end], found
+
+
+@pytest.mark.parametrize(("text", "name", "value"), [
+    ("pid=61220, GPU has fallen off the bus", "gpus", None),  # an id is no count
+    ("node17: 8 GPUs per node, rank 3", "gpus", None),
+    ("port 6000 on 12 hosts", "nodes", 12),
+    ("We train on 384 A100s 80GB.", "gpus", 384),
+    ("we had 1,024 GPUs", "gpus", 1024),
+])
+def test_counts_are_counts(text, name, value):
+    assert values(text).get(name) == value

@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 import hashlib
+import signal
+import subprocess
+import time
 from pathlib import Path
 
 import pytest
 from analytics_fixtures import OPT_STYLE, ingest_texts, keyword_classify
 from click.testing import CliRunner
+from helpers import CLI, ROOT, logbook_cli
 
 from logbook_miner.analytics.analyse import QueryError, sql
-from logbook_miner.cli import main
+from logbook_miner.cli import EXIT_INTERRUPTED, main
 
 
 @pytest.fixture(scope="module")
@@ -43,6 +47,14 @@ REFUSED = {
     "SELECT * FROM read_text('/etc/passwd')": "Permission Error",
     "SELECT * FROM glob('/etc/*')": "Permission Error",
     "SELECT * FROM query('DROP TABLE entries')": "single SELECT",
+    # writes hidden inside a SELECT or an EXPLAIN (issue 16)
+    "WITH d AS (UPDATE settings SET value = 0 RETURNING *) SELECT * FROM d": "holds UPDATE",
+    "WITH d AS (DELETE FROM entries RETURNING *) SELECT count(*) FROM d": "holds DELETE",
+    "WITH d AS (INSERT INTO labels SELECT * FROM labels RETURNING *) SELECT * FROM d":
+        "holds INSERT",
+    "EXPLAIN ANALYZE CREATE TEMP TABLE t AS SELECT 1": "EXPLAIN ANALYZE",
+    "EXPLAIN ANALYZE COPY (SELECT 'x' AS a) TO '{out}'": "EXPLAIN ANALYZE",
+    "explain analyse SELECT 1": "EXPLAIN ANALYZE",
 }
 
 
@@ -61,6 +73,10 @@ def test_selects_on_tables_and_views_run(db):
     assert sql("SELECT count(*) AS n FROM entries", db)["n"].item() == 9
     assert sql("FROM runs SELECT run_id ORDER BY run", db)["run_id"].iloc[-1].endswith("12.20")
     assert not sql("EXPLAIN SELECT * FROM incidents", db).empty
+    assert sql("WITH c AS (SELECT 1 AS x) SELECT x FROM c UNION ALL SELECT 2", db)["x"].tolist() \
+        == [1, 2]
+    assert sql("WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < 3) "
+               "SELECT max(n) AS m FROM r", db)["m"].item() == 3
     assert sql("SELECT current_setting('enable_external_access') AS on", db)["on"].item() is False
 
 
@@ -82,3 +98,38 @@ def test_missing_database_is_an_error_not_a_new_file(tmp_path):
     with pytest.raises(FileNotFoundError):
         sql("SELECT 1", missing)
     assert not missing.exists()
+
+
+def test_a_query_stops_at_its_timeout_with_one_line(db):
+    run = logbook_cli("sql", "SELECT count(*) FROM range(10000000000000) t(i)", "--db", db,
+                      "--timeout", "1", timeout=60)
+    assert run.returncode == 1
+    assert run.errors == ["error: stopped: the query ran longer than its timeout of 1s"]
+
+
+def test_ctrl_c_stops_a_query_within_a_second(db):
+    proc = subprocess.Popen([*CLI, "sql", "SELECT count(*) FROM range(10000000000000) t(i)",
+                             "--db", str(db), "--timeout", "600"], cwd=ROOT,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(3)  # the interpreter has started and the query runs
+    assert proc.poll() is None
+    proc.send_signal(signal.SIGINT)
+    sent = time.monotonic()
+    _, stderr = proc.communicate(timeout=30)
+    assert time.monotonic() - sent < 2
+    assert proc.returncode == EXIT_INTERRUPTED
+    assert stderr.strip().splitlines()[-1].startswith("error: interrupted")
+
+
+def test_a_huge_result_streams_past_in_bounded_memory(db):
+    run = logbook_cli("sql", "SELECT i FROM range(20000000) t(i)", "--db", db, "--limit", "2",
+                      timeout=120)
+    assert run.returncode == 0
+    assert run.stdout.split() == ["i", "0", "1"]
+    assert run.errors == ["(19,999,998 more rows not shown; --limit N shows more)"]
+    assert run.max_rss_mb < 600
+
+
+def test_memory_limit_must_be_a_size(db):
+    with pytest.raises(QueryError, match="give a size"):
+        sql("SELECT 1", db, memory_limit="1GB'; SET x = 1; --")

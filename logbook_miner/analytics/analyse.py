@@ -9,7 +9,10 @@ locked-down read-only connection, binds parameters and hands the numbers to
 
 from __future__ import annotations
 
+import json
 import re
+import signal
+import threading
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass
@@ -106,10 +109,15 @@ def _bind(query: Query, params: Mapping[str, Any] | None) -> dict[str, Any]:
 
 
 @contextmanager
-def session(db: str | Path | None = None,
-            settings: Mapping[str, float] | None = None) -> Iterator[duckdb.DuckDBPyConnection]:
+def session(db: str | Path | None = None, settings: Mapping[str, float] | None = None,
+            memory_limit: str | None = None) -> Iterator[duckdb.DuckDBPyConnection]:
     """A read-only connection with the views, `settings` applied, then files and config locked."""
     with connect(db or default_db(), read_only=True) as con:
+        if memory_limit is not None:
+            try:
+                con.execute(f"SET memory_limit = '{_memory(memory_limit)}'")
+            except duckdb.Error as exc:
+                raise QueryError(f"memory limit {memory_limit!r}: {_first_line(exc)}") from None
         known = {k for (k,) in con.execute("SELECT key FROM settings").fetchall()}
         for key, value in (settings or {}).items():
             if key not in known:
@@ -120,6 +128,21 @@ def session(db: str | Path | None = None,
         yield con
 
 
+def _memory(value: str) -> str:
+    """A memory size as DuckDB writes it ('2GB', '512 MiB'), checked before it reaches SQL."""
+    if not re.fullmatch(r"\s*\d+(\.\d+)?\s*[KMGT]?i?B\s*", value, re.IGNORECASE):
+        raise QueryError(f"memory limit {value!r}: give a size such as 2GB or 512MB")
+    return value.strip()
+
+
+def _first_line(exc: Exception) -> str:
+    return str(exc).strip().splitlines()[0]
+
+
+def _query_error(exc: duckdb.Error) -> QueryError:
+    return QueryError(_first_line(exc))
+
+
 def _frame(con: duckdb.DuckDBPyConnection, statement: str,
            params: Mapping[str, Any] | None = None) -> pd.DataFrame:
     """Run a statement; DATE columns come back as dates, not midnight timestamps."""
@@ -127,7 +150,7 @@ def _frame(con: duckdb.DuckDBPyConnection, statement: str,
         result = con.execute(statement, params or None)
         frame = result.df()
     except duckdb.Error as exc:
-        raise QueryError(str(exc).strip().splitlines()[0]) from None
+        raise _query_error(exc) from None
     for name, kind, *_ in result.description:
         if str(kind) == "DATE":
             frame[name] = frame[name].dt.date.astype(object).where(frame[name].notna(), None)
@@ -143,9 +166,25 @@ def run_query(name: str, params: Mapping[str, Any] | None = None, db: str | Path
         return _frame(con, query.sql, bound)
 
 
-def sql(statement: str, db: str | Path | None = None) -> pd.DataFrame:
-    """Run one ad-hoc SELECT in the sandbox: no writes, no files, no extensions, no SET."""
-    with session(db) as con:
+DEFAULT_TIMEOUT = 60.0  # seconds an ad-hoc query may run
+DEFAULT_MEMORY_LIMIT = "2GB"  # DuckDB's own limit for an ad-hoc query (its default is 80% of RAM)
+
+
+def sql(statement: str, db: str | Path | None = None, limit: int | None = None,
+        timeout: float = DEFAULT_TIMEOUT,
+        memory_limit: str = DEFAULT_MEMORY_LIMIT) -> pd.DataFrame:
+    """Run one ad-hoc SELECT in the sandbox: no writes, no files, no extensions, no SET.
+
+    The query stops after `timeout` seconds or on Ctrl-C, and DuckDB keeps within
+    `memory_limit`. With `limit`, only the first rows are kept and the rest are
+    streamed past and counted, so a huge result costs time, not memory; the count
+    of all rows is `frame.attrs["rows"]`.
+    """
+    if limit is not None and limit < 0:
+        raise QueryError(f"limit must be 0 or more, not {limit}")
+    if timeout <= 0:
+        raise QueryError(f"timeout must be more than 0 seconds, not {timeout}")
+    with session(db, memory_limit=memory_limit) as con:
         try:
             statements = con.extract_statements(statement)
         except duckdb.Error as exc:
@@ -156,7 +195,102 @@ def sql(statement: str, db: str | Path | None = None) -> pd.DataFrame:
         if kind not in _ALLOWED:
             raise QueryError(
                 f"refused: {kind.name} is not allowed; only read-only SELECT queries run")
-        return _frame(con, statement)
+        _refuse_hidden_writes(con, statement, kind)
+        with _bounded(con, timeout):
+            if limit is None:
+                frame = _frame(con, statement)
+                frame.attrs["rows"] = len(frame)
+                return frame
+            return _first_rows(con, statement, limit)
+
+
+def _first_rows(con: duckdb.DuckDBPyConnection, statement: str, limit: int) -> pd.DataFrame:
+    """The first `limit` rows as a frame; the others are fetched in chunks and counted."""
+    try:
+        result = con.execute(statement)
+        rows = result.fetchmany(limit) if limit else []
+        total = len(rows)
+        while chunk := result.fetchmany(_CHUNK_ROWS):
+            total += len(chunk)
+    except duckdb.Error as exc:
+        raise _query_error(exc) from None
+    frame = pd.DataFrame.from_records(rows, columns=[d[0] for d in result.description])
+    frame.attrs["rows"] = total
+    return frame
+
+
+_CHUNK_ROWS = 100_000
+
+
+@contextmanager
+def _bounded(con: duckdb.DuckDBPyConnection, timeout: float) -> Iterator[None]:
+    """Interrupt the query after `timeout` seconds, or at once on Ctrl-C.
+
+    DuckDB runs a query in C and looks at Python's signals only between
+    calls, so a long query would ignore Ctrl-C: the handler interrupts the
+    connection itself, then the KeyboardInterrupt follows as usual.
+    """
+    pressed = threading.Event()
+    timer = threading.Timer(timeout, con.interrupt)
+    timer.daemon = True
+    previous = None
+    if threading.current_thread() is threading.main_thread():
+        def on_ctrl_c(signum: int, frame: Any) -> None:
+            pressed.set()
+            con.interrupt()
+        previous = signal.signal(signal.SIGINT, on_ctrl_c)
+    timer.start()
+    try:
+        yield
+    except QueryError:
+        if pressed.is_set():
+            raise KeyboardInterrupt from None
+        if not timer.is_alive():
+            raise QueryError(f"stopped: the query ran longer than its timeout of {timeout:g}s")\
+                from None
+        raise
+    finally:
+        timer.cancel()
+        if previous is not None:
+            signal.signal(signal.SIGINT, previous)
+
+
+_EXPLAIN_ANALYZE = re.compile(r"^\s*EXPLAIN\s+ANALY[SZ]E\b", re.IGNORECASE)
+_READ_NODES = {"SELECT_NODE", "SET_OPERATION_NODE", "RECURSIVE_CTE_NODE", "CTE_NODE"}
+
+
+def _refuse_hidden_writes(con: duckdb.DuckDBPyConnection, statement: str,
+                          kind: duckdb.StatementType) -> None:
+    """Refuse a statement whose tree, as DuckDB parses it, holds anything but reads.
+
+    The first keyword is not enough: `WITH d AS (UPDATE ...) SELECT` is a SELECT,
+    and EXPLAIN ANALYZE runs the statement it explains.
+    """
+    if kind == duckdb.StatementType.EXPLAIN:
+        if _EXPLAIN_ANALYZE.match(statement):
+            raise QueryError("refused: EXPLAIN ANALYZE runs its statement; use EXPLAIN")
+        return  # a plain EXPLAIN only plans
+    tree = json.loads(con.execute("SELECT json_serialize_sql(?)", [statement]).fetchone()[0])
+    if tree.get("error"):
+        raise QueryError(f"refused: {tree.get('error_message', 'not a plain SELECT')}")
+    writes = sorted({node for node in _node_types(tree) if node not in _READ_NODES})
+    if writes:
+        found = ", ".join(w.removesuffix("_QUERY_NODE").removesuffix("_NODE") for w in writes)
+        raise QueryError(f"refused: the query holds {found}; only read-only SELECT queries run")
+
+
+def _node_types(tree: Any) -> Iterator[str]:
+    """Every query node type in a json_serialize_sql tree (SELECT_NODE, UPDATE_QUERY_NODE...)."""
+    stack = [tree]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            kind = item.get("type")
+            if isinstance(kind, str) and kind.endswith("_NODE"):
+                yield kind
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
 
 
 def _check_logbook(con: duckdb.DuckDBPyConnection, logbook: str | None) -> None:

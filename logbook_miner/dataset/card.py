@@ -8,7 +8,9 @@ is written, so the same database gives byte-identical files.
 
 from __future__ import annotations
 
+import html
 import json
+import re
 from collections import Counter
 from fnmatch import fnmatch
 from functools import cache
@@ -148,6 +150,28 @@ def card(spec: dict, resources: list[dict], rows: dict[str, int], logbooks: list
     return "\n".join(parts)
 
 
+def _code(text: str) -> str:
+    """Any text as a Markdown code span: a fence longer than its longest backtick run.
+
+    Inside a code span HTML is literal, so a logbook named `<img onerror=...>`
+    stays text wherever the card is rendered.
+    """
+    text = _flat(str(text))
+    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
+    fence = "`" * (longest + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") or not text.strip() else ""
+    return f"{fence}{pad}{text}{pad}{fence}"
+
+
+_MARKDOWN_SPECIAL = re.compile(r"([\\`*\[\]|])")  # what could start markup mid-line
+
+
+def _text(text: str) -> str:
+    """Plain text for a Markdown table cell: Markdown marks escaped, HTML as entities."""
+    text = html.escape(_flat(str(text)), quote=False)
+    return _MARKDOWN_SPECIAL.sub(r"\\\1", text)
+
+
 def _table(header: list[str], body: list[list]) -> str:
     def line(cells: list) -> str:
         return "| " + " | ".join("" if c is None else str(c).replace("|", "\\|") for c in cells)
@@ -197,8 +221,8 @@ def _codes_section(taxonomy: dict, labels: list[dict]) -> str:
 
 
 def _logbooks_section(logbooks: list[dict]) -> str:
-    body = [[f"`{lb['logbook']}`", Path(lb["path"]).name, f"`{lb['sha256']}`", lb["format"],
-             lb["pages"], lb["entries"], _dates(lb)] for lb in logbooks]
+    body = [[_code(lb["logbook"]), _text(Path(lb["path"]).name), _code(lb["sha256"]),
+             lb["format"], lb["pages"], lb["entries"], _dates(lb)] for lb in logbooks]
     return ("## Logbooks\n\n"
             + _table(["logbook", "file", "SHA-256", "format", "pages", "entries", "dates"], body))
 
@@ -210,7 +234,7 @@ def _dates(lb: dict) -> str:
 
 
 def _licence_section(logbooks: list[dict]) -> str:
-    body = [[f"`{lb['logbook']}`", *licence_for(lb["logbook"])] for lb in logbooks]
+    body = [[_code(lb["logbook"]), *map(_text, licence_for(lb["logbook"]))] for lb in logbooks]
     return ("## Licences\n\nThe text columns quote the source documents, which belong to their "
             "authors; their licences (data/licences.yaml) govern reuse. The pipeline's code is "
             "MIT.\n\n" + _table(["logbook", "licence", "source"], body))

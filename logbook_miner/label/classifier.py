@@ -10,9 +10,10 @@ so it can be built once and run with `nlp.pipe` over many entries.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -34,8 +35,10 @@ SPANS_KEY = "taxonomy"
 FIELDS = ("heading", "text")
 KINDS = (FAULT, INTERVENTION)
 _WHITESPACE = re.compile(r"\s+")
-_SOFT_BEFORE = ",-(/"
+_SOFT_BEFORE = ",-(/+%&"  # a line ending in these stopped mid-sentence
 _WRAP_WIDTH = 60  # characters: a shorter line ended on purpose
+_MAX_WORD = 100  # characters: a longer run without whitespace is cut before tokenizing
+_PIECE_CHARS = 200_000  # characters of a field tokenized at once
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,14 +93,27 @@ def normalise(text: str) -> tuple[str, list[int]]:
     where: list[int] = []
     last = 0
     for m in _WHITESPACE.finditer(text):
-        parts.append(text[last : m.start()])
-        where.extend(range(last, m.start()))
+        _add_word(parts, where, text, last, m.start())
         parts.append("\n" if _hard_break(text, m) else " ")
         where.append(m.start())
         last = m.end()
-    parts.append(text[last:])
-    where.extend(range(last, len(text) + 1))
+    _add_word(parts, where, text, last, len(text))
+    where.append(len(text))
     return "".join(parts), where
+
+
+def _add_word(parts: list[str], where: list[int], text: str, start: int, end: int) -> None:
+    """Append text[start:end] (no whitespace in it), cut by a space every _MAX_WORD chars.
+
+    spaCy's tokenizer peels a word's prefixes and suffixes one at a time, each with a
+    regex over the rest: quadratic in a word of 20,000 ')' (60 s). No cue is that long.
+    """
+    for cut in range(start, end, _MAX_WORD):
+        if cut > start:
+            parts.append(" ")
+            where.append(cut)
+        parts.append(text[cut:min(cut + _MAX_WORD, end)])
+        where.extend(range(cut, min(cut + _MAX_WORD, end)))
 
 
 @Language.component("line_sentences")
@@ -114,6 +130,10 @@ class Classifier:
 
     def __init__(self, taxonomy_path: Path | None = None, context_path: Path | None = None):
         self.nlp = spacy.blank("en")
+        # "...went into NaN." keeps its full stop by default (a capital before it reads as
+        # an abbreviation); a word ending in lower-then-upper case is no abbreviation.
+        suffixes = [*self.nlp.Defaults.suffixes, r"(?<=[a-z][A-Z])\."]
+        self.nlp.tokenizer.suffix_search = spacy.util.compile_suffix_regex(suffixes).search
         # spaCy's 1M-character cap guards parser/NER memory; rule matching on a blank
         # pipeline is linear, and a logbook entry (a pasted log) may be longer.
         self.nlp.max_length = 100_000_000
@@ -134,8 +154,13 @@ class Classifier:
                 )
                 for pattern in group.get("phrases", []) + group.get("tokens", []):
                     patterns.append({"label": code, "pattern": optimise(pattern), "id": rule_id})
-        self._ruler("taxonomy_ruler", SPANS_KEY, patterns)
+        self.recurrence = context.load_recurrence(context_path or CONTEXT_PATH)
+        self.rules[context.RECURRENCE] = _Rule(
+            code=context.RECURRENCE, kind=FAULT, source="context:recurrence", confidence=0.7,
+            unless=frozenset(), inside=frozenset())
+        self._ruler("taxonomy_ruler", SPANS_KEY, patterns + self.recurrence.patterns)
         self.context_rules, context_patterns = context.load_rules(context_path or CONTEXT_PATH)
+        self.plan_titles = context.load_plan_titles(context_path or CONTEXT_PATH)
         self._ruler("context_ruler", context.SPANS_KEY, context_patterns)
 
     def _ruler(self, name: str, key: str, patterns: list[dict]) -> None:
@@ -146,16 +171,40 @@ class Classifier:
         """Label a logbook's entries (all of them at once, so the logbook's own model is known)."""
         entries = list(entries)
         own_size = context.own_model_size(getattr(e, f) or "" for e in entries for f in FIELDS)
-        prepared = [normalise(getattr(e, f) or "") for e in entries for f in FIELDS]
-        docs = zip(self.nlp.pipe(t for t, _ in prepared), (w for _, w in prepared), strict=True)
+        docs = self.nlp.pipe(_pieces(entries), as_tuples=True)
+        by_entry = itertools.groupby(docs, key=lambda piece: piece[1][0])
         results = []
-        for entry in entries:
+        for entry, (_, pieces) in zip(entries, by_entry, strict=True):
             cues = []
-            for field in FIELDS:
-                doc, where = next(docs)
-                cues.extend(self._cues(doc, where, entry, field, own_size))
-            results.append(LabelledEntry(entry, _best(cues), mine(entry)))
+            plans = self._plans(entry)
+            for doc, (_, field, where) in pieces:
+                cues.extend(cue for cue in self._cues(doc, where, entry, field, own_size)
+                            if not _inside(cue[0], plans))
+            labels = _best(cues)
+            refers = [lb for lb in labels if lb.code == context.RECURRENCE]
+            labels = [lb for lb in labels if lb.code != context.RECURRENCE]
+            if refers:
+                have = {lb.code for lb in labels}
+                labels += [lb for lb in self._recurred(refers[0], results) if lb.code not in have]
+            results.append(LabelledEntry(entry, labels, mine(entry)))
         return results
+
+    def _recurred(self, refers: Label, earlier: list[LabelledEntry]) -> list[Label]:
+        """The symptoms of the nearest earlier entry that has any, on `refers`' words."""
+        for previous in reversed(earlier[-self.recurrence.reach:] if self.recurrence.reach else []):
+            faults = sorted({lb.code for lb in previous.labels} & self.recurrence.symptoms)
+            if faults:
+                if len(faults) > self.recurrence.max_codes:
+                    return []
+                return [replace(refers, code=code) for code in faults]
+        return []
+
+    def _plans(self, entry: Entry) -> dict[str, list[tuple[int, int]]]:
+        """Per field, the character ranges that sit in a section titled as a plan."""
+        text = entry.text or ""
+        if context.plan_spans(entry.heading or "", self.plan_titles):
+            return {"heading": [(0, len(entry.heading))], "text": [(0, len(text))]}
+        return {"heading": [], "text": context.plan_spans(text, self.plan_titles)}
 
     def _cues(
         self, doc: Doc, where: list[int], entry: Entry, field: str, own_size: str | None
@@ -180,6 +229,35 @@ class Classifier:
                 confidence=rule.confidence,
             )
             yield label, rule
+
+
+def _pieces(entries: list[Entry]) -> Iterator[tuple[str, tuple[int, str, list[int]]]]:
+    """(normalised text, (entry index, field, offsets)) per piece of each field, lazily.
+
+    A field longer than _PIECE_CHARS is cut at line ends into pieces, so the
+    tokens of a 100 MB pasted log are never all in memory at once.
+    """
+    for n, entry in enumerate(entries):
+        for field in FIELDS:
+            text = getattr(entry, field) or ""
+            for start, end in _piece_bounds(text):
+                # a closing line end lets a pattern look one token past the last word
+                flat, where = normalise(text[start:end] + "\n")
+                yield flat, (n, field, [start + w for w in where] if start else where)
+
+
+def _piece_bounds(text: str) -> Iterator[tuple[int, int]]:
+    start = 0
+    while len(text) - start > _PIECE_CHARS:
+        cut = text.rfind("\n", start + _PIECE_CHARS // 2, start + _PIECE_CHARS) + 1
+        end = cut or start + _PIECE_CHARS
+        yield start, end
+        start = end
+    yield start, len(text)
+
+
+def _inside(label: Label, plans: dict[str, list[tuple[int, int]]]) -> bool:
+    return any(start <= label.start < end for start, end in plans[label.field])
 
 
 def _covered(label: Label, rule: _Rule, cues: list[tuple[Label, _Rule]]) -> bool:

@@ -85,6 +85,95 @@ def load_rules(path: Path) -> tuple[dict[str, Rule], list[dict]]:
     return rules, patterns
 
 
+_LIST_ITEM = re.compile(r"^\s*(?:[-*•+]|\d+[.)]|[a-z][.)])\s")
+_MAX_TITLE = 120  # characters: a title line ending in ':'
+_MAX_HEADING = 60  # characters: a line standing as a sub-heading
+
+
+RECURRENCE = "RECURRENCE"
+
+
+@dataclass(frozen=True, slots=True)
+class Recurrence:
+    """context.yaml's `recurrence`: how far back an entry's "same problem" may refer."""
+
+    reach: int  # entries back
+    max_codes: int  # an earlier entry with more fault codes than this is no one failure
+    symptoms: frozenset[str]  # the codes that recur: what was seen, not a cause found
+    patterns: list[dict]
+
+
+def load_recurrence(path: Path) -> Recurrence:
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    patterns = [{"label": RECURRENCE, "pattern": optimise(p), "id": RECURRENCE}
+                for p in data.get("recurrence", [])]
+    return Recurrence(int(data.get("recurrence_reach", 0)), int(data.get("recurrence_codes", 0)),
+                      frozenset(data.get("recurrence_symptoms", ())), patterns)
+
+
+def load_plan_titles(path: Path) -> list[re.Pattern]:
+    """context.yaml's `plan_sections`: what a section's title says when it holds plans."""
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    return [re.compile(p, re.IGNORECASE) for p in data.get("plan_sections", [])]
+
+
+def _unmarked(line: str) -> str:
+    """A line without Markdown's heading, list, quote and emphasis marks at its ends."""
+    return line.lstrip(" \t#*_>-").rstrip(" \t*_")
+
+
+def _titled_as_plan(line: str, titles: list[re.Pattern]) -> bool:
+    return any(t.search(line) for t in titles)
+
+
+def plan_spans(text: str, titles: list[re.Pattern]) -> list[tuple[int, int]]:
+    """Character ranges of `text` inside sections titled as plans ("Future experiments:").
+
+    A title is a line of its own: one ending in ':' owns the list it introduces (up to
+    the first paragraph after a blank line that is not a list item); a short line with
+    no closing punctuation (a folded sub-heading) owns what follows up to the next such
+    line standing alone between blank lines.
+    """
+    lines, at = [], 0
+    for raw in text.split("\n"):
+        lines.append((at, raw))
+        at += len(raw) + 1
+    spans: list[tuple[int, int]] = []
+    i = 0
+    while i < len(lines):
+        start, raw = lines[i]
+        line = _unmarked(raw)
+        colon = line.endswith(":") and len(line) <= _MAX_TITLE
+        heading = _heading_like(lines, i)
+        if not ((colon or heading) and _titled_as_plan(line, titles)):
+            i += 1
+            continue
+        j = i + 1
+        while j < len(lines) and not _section_ends(lines, j, colon):
+            j += 1
+        spans.append((start, lines[j][0] if j < len(lines) else len(text)))
+        i = j
+    return spans
+
+
+def _heading_like(lines: list[tuple[int, str]], i: int) -> bool:
+    line = _unmarked(lines[i][1])
+    blank_before = i == 0 or not lines[i - 1][1].strip()
+    return (0 < len(line) <= _MAX_HEADING and blank_before and line[-1] not in ".!?;,"
+            and not _LIST_ITEM.match(lines[i][1]))
+
+
+def _section_ends(lines: list[tuple[int, str]], j: int, colon: bool) -> bool:
+    raw = lines[j][1]
+    if not raw.strip():
+        return False
+    after_blank = not lines[j - 1][1].strip()
+    if colon:
+        return after_blank and not _LIST_ITEM.match(raw) and not raw.startswith((" ", "\t"))
+    blank_after = j + 1 >= len(lines) or not lines[j + 1][1].strip()
+    return _heading_like(lines, j) and blank_after
+
+
 def own_model_size(texts: Iterable[str]) -> str | None:
     """The model size a logbook names most often ("176B"): the size of its own run."""
     sizes = Counter(f"{m[1]}{m[2].upper()}" for text in texts for m in MODEL_SIZE.finditer(text))

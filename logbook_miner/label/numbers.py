@@ -32,6 +32,7 @@ class _Pattern:
     factor: float
     scale: dict[str, float]
     clue: frozenset[str] | None  # one of these is in any text the regex matches (case-folded)
+    unless: tuple[re.Pattern[str], ...]  # a sentence matching one is not about this run
 
 
 @cache
@@ -40,12 +41,14 @@ def _patterns(path: Path = METRICS_PATH) -> tuple[_Pattern, ...]:
     out = []
     for spec in yaml.safe_load(path.read_text(encoding="utf-8"))["metrics"]:
         scale = {str(k).lower(): float(v) for k, v in (spec.get("scale") or {}).items()}
+        unless = tuple(re.compile(r, re.IGNORECASE) for r in spec.get("unless", ()))
         for item in spec["patterns"]:
             item = item if isinstance(item, dict) else {"regex": item}
             regex = re.compile(item["regex"], re.IGNORECASE)
             factor = float(item.get("factor", 1.0))
             found = clue(item["regex"])
-            out.append(_Pattern(spec["name"], spec.get("unit"), regex, factor, scale, found))
+            out.append(_Pattern(spec["name"], spec.get("unit"), regex, factor, scale, found,
+                                unless))
     return tuple(out)
 
 
@@ -67,6 +70,17 @@ def _metrics(p: _Pattern, m: re.Match[str], field: str) -> list[Metric]:
     return out
 
 
+_SENTENCE_END = re.compile(r"[.!?](?=\s)|\n\s*\n")
+
+
+def _sentence(text: str, m: re.Match[str]) -> str:
+    """The sentence around a match: from the last sentence end before it to the next."""
+    start = max((e.end() for e in _SENTENCE_END.finditer(text, max(0, m.start() - 400),
+                                                          m.start())), default=0)
+    after = _SENTENCE_END.search(text, m.end(), m.end() + 400)
+    return text[start:after.start() if after else min(len(text), m.end() + 400)]
+
+
 def mine(entry: Entry) -> list[Metric]:
     """Every number the metric patterns find in the entry's heading and text, in text order."""
     found: dict[tuple[str, str, int], Metric] = {}
@@ -77,6 +91,8 @@ def mine(entry: Entry) -> list[Metric]:
             if p.clue and not any(c in folded for c in p.clue):
                 continue  # a substring test is much cheaper than running the regex
             for m in p.regex.finditer(text):
+                if p.unless and any(u.search(_sentence(text, m)) for u in p.unless):
+                    continue
                 for metric in _metrics(p, m, field):
                     key = (metric.name, field, metric.start)
                     found.setdefault(key, metric)

@@ -7,6 +7,7 @@ PDF) and its extension second.
 from __future__ import annotations
 
 import importlib
+import stat
 from pathlib import Path
 
 from ..models import Document
@@ -23,7 +24,7 @@ _BACKEND_MODULES = {"pdfium": ".pdfium", "pdfplumber": ".pdf"}
 DEFAULT_PDF_BACKEND = "pdfium"
 
 __all__ = ["DEFAULT_PDF_BACKEND", "PDF_BACKENDS", "SUPPORTED_SUFFIXES", "ReadError", "pdf_pages",
-           "read", "read_pdf", "sniff_format"]
+           "read", "read_pdf", "regular_file", "sniff_format"]
 
 
 def sniff_format(path: Path, head: bytes) -> str:
@@ -63,11 +64,30 @@ def read_pdf(path: str | Path, backend: str = DEFAULT_PDF_BACKEND) -> Document:
     return module.read_pdf(Path(path))
 
 
+def regular_file(path: Path) -> int:
+    """The size of `path` if it is a regular file (links followed); ReadError otherwise.
+
+    Checked before a file is opened: opening a FIFO blocks until a writer comes,
+    and a device such as /dev/zero never ends.
+    """
+    try:
+        info = path.stat()
+    except OSError as exc:
+        raise ReadError(exc.strerror or str(exc)) from None
+    if stat.S_ISDIR(info.st_mode):
+        raise ReadError("is a directory")
+    if not stat.S_ISREG(info.st_mode):
+        kind = ("a FIFO" if stat.S_ISFIFO(info.st_mode) else "a socket"
+                if stat.S_ISSOCK(info.st_mode) else "a device")
+        raise ReadError(f"not a regular file ({kind}); not read")
+    return info.st_size
+
+
 def read(path: str | Path, pdf_backend: str = DEFAULT_PDF_BACKEND) -> Document:
     """Read one logbook file into Lines; raise ReadError with a one-line reason."""
     path = Path(path)
+    size = regular_file(path)
     try:
-        size = path.stat().st_size
         with path.open("rb") as fh:
             head = fh.read(1024)
     except OSError as exc:

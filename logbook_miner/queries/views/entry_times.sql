@@ -1,5 +1,7 @@
 -- One time per entry, in the logbook's chronological order (OPT-style logbooks are newest-first).
--- ts: ts_utc, else the date at noon (time_estimated), else the nearest dated entry's (date_estimated).
+-- ts: ts_utc; else the date at the time as written when the zone is unknown (zone_unknown: the
+-- wall-clock time is right within the logbook, only its offset from UTC is not known); else the
+-- date at noon (time_estimated); else the nearest dated entry's day (date_estimated).
 -- A date flagged as a chronology anomaly (a likely typo) is kept in `entries` but not trusted here:
 -- the entry takes its neighbours' day, like an undated one.
 -- reads: entries
@@ -20,10 +22,18 @@ days AS (
            after AS (PARTITION BY logbook ORDER BY seq
                      ROWS BETWEEN 1 FOLLOWING AND UNBOUNDED FOLLOWING)
 ),
-timed AS (
-    SELECT *, coalesce(ts_utc, day + INTERVAL 12 HOUR) AS ts,
-           ts_utc IS NULL AS time_estimated, date IS NULL AS date_estimated
+clocks AS (  -- '20:14', '1:00pm', '7:30 p.m.' as dates.parse_clock reads them
+    SELECT *, CASE WHEN ts_utc IS NULL AND date IS NOT NULL THEN
+                  try_strptime(upper(replace(replace(time, '.', ''), ' ', '')),
+                               ['%H:%M:%S', '%H:%M', '%I:%M%p', '%I%p'])::TIME END AS wall_clock
     FROM days
+),
+timed AS (
+    SELECT *, coalesce(ts_utc, day + wall_clock, day + INTERVAL 12 HOUR) AS ts,
+           ts_utc IS NULL AND wall_clock IS NULL AS time_estimated,
+           ts_utc IS NULL AND wall_clock IS NOT NULL AS zone_unknown,
+           date IS NULL AS date_estimated
+    FROM clocks
 ),
 steps AS (
     SELECT logbook, sign(epoch(ts) - epoch(lag(ts) OVER (PARTITION BY logbook ORDER BY seq))) AS step
@@ -33,7 +43,8 @@ direction AS (
     SELECT logbook, count_if(step < 0) > count_if(step > 0) AS newest_first
     FROM steps GROUP BY logbook
 )
-SELECT t.logbook, t.seq, t.ts, t.time_estimated, t.date_estimated, t.date_inferred,
+SELECT t.logbook, t.seq, t.ts, t.time_estimated, t.zone_unknown, t.date_estimated,
+       t.date_inferred,
        t.chronology_anomaly, t.run_id,
        nullif(lower(regexp_replace(t.run_id, '^\D*', '')), '') AS run_key,
        d.newest_first,

@@ -1,18 +1,27 @@
 -- Failure events grouped into stops: an event at most incident_window_hours after the previous
--- one (same logbook and stream) belongs to the same incident. Numerics form their own stream,
--- so a loss spike never merges with, or counts as, a stop of the job.
+-- one (same logbook and stream) belongs to the same incident, unless a restart was logged
+-- between them (in the previous failure's entry or after it): then the job ran again, and
+-- failed again. Numerics form their own stream, so a loss spike never merges with, or counts
+-- as, a stop of the job.
 -- repair_hours (stops only): incident start to the first restart before the next stop and
 -- within max_repair_hours; NULL when the incident's own entry reports the restart (the logbook
 -- does not say how long it took).
 -- reads: events, settings
 CREATE OR REPLACE TEMP VIEW incidents AS
-WITH failures AS (
-    SELECT *, CASE WHEN family = 'numerics' THEN 'numerics' ELSE 'stop' END AS stream
-    FROM events WHERE kind = 'failure'
+WITH sequenced AS (  -- restarts logged so far; an entry's restart follows its failure
+    SELECT *, sum((kind = 'restart')::INTEGER) OVER (
+                  PARTITION BY logbook ORDER BY ts, ord, kind = 'restart'
+                  ROWS UNBOUNDED PRECEDING) AS restarts_seen
+    FROM events WHERE kind IN ('failure', 'restart')
+),
+failures AS (
+    SELECT *,
+           CASE WHEN family = 'numerics' THEN 'numerics' ELSE 'stop' END AS stream
+    FROM sequenced WHERE kind = 'failure'
 ),
 marked AS (
-    SELECT *, coalesce(epoch(ts - lag(ts) OVER w) / 3600 > setting('incident_window_hours'),
-                       true)::INTEGER AS opens
+    SELECT *, coalesce(epoch(ts - lag(ts) OVER w) / 3600 > setting('incident_window_hours')
+                       OR restarts_seen > lag(restarts_seen) OVER w, true)::INTEGER AS opens
     FROM failures
     WINDOW w AS (PARTITION BY logbook, stream ORDER BY ts, ord)
 ),

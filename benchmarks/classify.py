@@ -1,0 +1,61 @@
+"""Classification speed on one core: `python benchmarks/classify.py` (issue 11: >= 500 entries/s).
+
+The entries are the real logbooks of ../shared (every Markdown logbook, segmented),
+repeated until there are at least 5,000; without ../shared, a generated logbook.
+The classifier is built once (as ingest does) and its build time is reported apart.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from logbook_miner.read import read  # noqa: E402
+from logbook_miner.segment.entries import segment  # noqa: E402
+
+TARGET = 500.0  # entries per second on one core
+MIN_ENTRIES = 5_000
+
+
+def entries() -> tuple[list, str]:
+    shared = sorted((ROOT.parent / "shared" / "logbooks" / "md").glob("*.md"))
+    if shared:
+        found = [e for path in shared for e in segment(read(path))]
+        source = f"{len(shared)} shared Markdown logbooks"
+    else:
+        from logbook_miner.generate import generate
+
+        with __import__("tempfile").TemporaryDirectory() as tmp:
+            made = generate(Path(tmp), style="markdown", seed=0)
+            found = segment(read(made.document))
+        source = "a generated logbook"
+    repeats = -(-MIN_ENTRIES // len(found))
+    return found * repeats, f"{source}, {len(found)} entries x {repeats}"
+
+
+def main() -> None:
+    if hasattr(os, "sched_setaffinity"):
+        os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})  # one core, as the target says
+    batch, source = entries()
+    started = time.perf_counter()
+    from logbook_miner.label.classifier import Classifier
+
+    classifier = Classifier()
+    built = time.perf_counter() - started
+    started = time.perf_counter()
+    classifier.classify(batch)
+    seconds = time.perf_counter() - started
+    rate = len(batch) / seconds
+    verdict = "met" if rate >= TARGET else "MISSED"
+    print(f"entries: {source}")
+    print(f"classifier built in {built:.2f}s")
+    print(f"classify: {rate:,.0f} entries/s on one core  {verdict} (>= {TARGET:.0f})")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,35 @@
+"""Pathological text ingests in time linear in its size (issue 16).
+
+Each input is sized so that the quadratic behaviour it once had would take
+many minutes (50,000 spaces took 35 s in the segmenter, 20,000 ')' took 60 s
+in the tokenizer); the guard of `logbook_cli` kills the run long before that.
+The growth itself is measured by benchmarks/linearity.py.
+"""
+
+from __future__ import annotations
+
+import duckdb
+import pytest
+from helpers import logbook_cli
+
+SIZE = 200_000
+CASES = {
+    "spaces": "2022-03-01 node 7 went down\n\n" + " " * SIZE + "\nrestarted\n",
+    "spaces-then-number": "2022-03-01 title" + " " * SIZE + "x 12\n\nbody\n",
+    "parentheses": "2022-03-01 GPU fell off the bus\n\n" + ")" * SIZE + " NCCL timeout\n",
+    "hashes": "2022-03-01 crash\n\n" + "#" * SIZE + "\n",
+}
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_pathological_text_ingests_with_labels(tmp_path, name):
+    path, db = tmp_path / f"{name}.txt", tmp_path / "x.duckdb"
+    path.write_text(CASES[name])
+    run = logbook_cli("ingest", path, "--db", db, timeout=120)
+    assert run.returncode == 0, run.stderr
+    with duckdb.connect(str(db), read_only=True) as con:
+        [(entries,)] = con.execute("SELECT count(*) FROM entries").fetchall()
+        codes = {c for (c,) in con.execute("SELECT code FROM labels").fetchall()}
+    assert entries >= 1
+    if name == "parentheses":
+        assert {"hardware.gpu", "network.interconnect"} <= codes

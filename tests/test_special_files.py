@@ -1,0 +1,54 @@
+"""Inputs are regular files: FIFOs and devices are refused unopened; folder links stay inside.
+
+(issue 16) `mkfifo d/fifo.md; logbook ingest d/fifo.md d/good.md` hung before
+good.md was read, and links in an ingested folder reached /etc/passwd.
+"""
+
+from __future__ import annotations
+
+import os
+
+from helpers import entry_counts, logbook_cli
+
+GOOD = "# 2022-03-01 node 7 went down\n\nRestarted from checkpoint 1200.\n"
+
+
+def test_a_fifo_and_a_device_are_refused_and_the_batch_goes_on(tmp_path):
+    fifo, zero, good = tmp_path / "fifo.md", tmp_path / "zero.md", tmp_path / "good.md"
+    os.mkfifo(fifo)
+    zero.symlink_to("/dev/zero")
+    good.write_text(GOOD)
+    run = logbook_cli("ingest", fifo, zero, good, "--db", tmp_path / "x.duckdb", timeout=60)
+    assert run.returncode == 1
+    assert f"error: {fifo}: not a regular file (a FIFO); not read" in run.errors
+    assert f"error: {zero}: not a regular file (a device); not read" in run.errors
+    assert entry_counts(tmp_path / "x.duckdb") == {"good": 1}
+
+
+def test_links_out_of_a_folder_are_skipped_unless_followed(tmp_path):
+    folder, outside = tmp_path / "notes", tmp_path / "secret.md"
+    folder.mkdir()
+    (folder / "day1.md").write_text(GOOD)
+    outside.write_text("# 2022-03-02 secret\n\nnot a note of this folder\n")
+    (folder / "leak.md").symlink_to(outside)
+    (folder / "same.md").symlink_to(folder / "day1.md")  # a link inside the folder is fine
+    db = tmp_path / "x.duckdb"
+    run = logbook_cli("ingest", folder, "--db", db, "--no-label", timeout=60)
+    assert run.returncode == 0, run.stderr
+    assert f"skipped {folder / 'leak.md'}: it links to {outside}, outside {folder}" \
+        in run.stdout.splitlines()
+    assert set(entry_counts(db)) == {"day1", "same"}
+    run = logbook_cli("ingest", folder, "--db", db, "--no-label", "--follow-links", timeout=60)
+    assert run.returncode == 0, run.stderr
+    assert set(entry_counts(db)) == {"day1", "same", "leak"}
+
+
+def test_control_characters_in_names_never_reach_the_terminal(tmp_path):
+    hostile = tmp_path / "a\x1b]0;PWNED\x07X\nsecond line.md"
+    hostile.write_text(GOOD)
+    db = tmp_path / "x.duckdb"
+    for _ in range(2):  # "ingested", then "unchanged"
+        run = logbook_cli("ingest", hostile, "--db", db, "--no-label", timeout=60)
+        assert run.returncode == 0, run.stderr
+        assert "\x1b" not in run.stdout and "\x07" not in run.stdout
+        assert len(run.stdout.splitlines()) == 1
