@@ -124,6 +124,7 @@ def session(db: str | Path | None = None, settings: Mapping[str, float] | None =
                 raise QueryError(f"unknown setting {key!r} (known: {', '.join(sorted(known))})")
             con.execute("UPDATE settings SET value = ? WHERE key = ?", [float(value), key])
         con.execute("SET enable_external_access = false")
+        con.execute("SET enable_progress_bar = false")  # after 2 s DuckDB drew it into stdout
         con.execute("SET lock_configuration = true")
         yield con
 
