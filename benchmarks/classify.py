@@ -15,8 +15,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from pipeline.read import read  # noqa: E402
-from pipeline.segment import segment  # noqa: E402
+from logbook_miner.read import read  # noqa: E402
+from logbook_miner.segment.entries import segment  # noqa: E402
 
 TARGET = 500.0  # entries per second on one core
 MIN_ENTRIES = 5_000
@@ -28,7 +28,7 @@ def entries() -> tuple[list, str]:
         found = [e for path in shared for e in segment(read(path))]
         source = f"{len(shared)} shared Markdown logbooks"
     else:
-        from pipeline.generate import generate
+        from logbook_miner.generate import generate
 
         with __import__("tempfile").TemporaryDirectory() as tmp:
             made = generate(Path(tmp), style="markdown", seed=0)
@@ -43,7 +43,7 @@ def main() -> None:
         os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})  # one core, as the target says
     batch, source = entries()
     started = time.perf_counter()
-    from pipeline.label import Classifier
+    from logbook_miner.label.classifier import Classifier
 
     classifier = Classifier()
     built = time.perf_counter() - started

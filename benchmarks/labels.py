@@ -19,10 +19,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from pipeline.label import Classifier  # noqa: E402
-from pipeline.models import FAULT, INTERVENTION  # noqa: E402
-from pipeline.read import read  # noqa: E402
-from pipeline.segment import segment  # noqa: E402
+from logbook_miner.label.classifier import Classifier  # noqa: E402
+from logbook_miner.models import FAULT, INTERVENTION  # noqa: E402
+from logbook_miner.read import read  # noqa: E402
+from logbook_miner.segment.entries import segment  # noqa: E402
 
 SHARED = ROOT.parent / "shared"
 # Chosen before any of their errors were read, one per team; never tuned on since.

@@ -52,7 +52,7 @@ def _lines(path: str) -> list[str]:
 
 def generated(pages: int, seed: int = 0) -> Path:
     """An OPT-style logbook of about `pages` pages, made once and cached."""
-    from pipeline.generate import generate
+    from logbook_miner.generate import generate
 
     folder = CACHE / f"opt-p{pages}-s{seed}"
     done = folder / "done"
@@ -100,7 +100,7 @@ def pdfium_text(paths: list[Path]) -> float:
 
 def read_only(paths: list[Path], backend: str) -> float:
     """Seconds for the reader alone (PdfLines, furniture, paragraphs): the PDF layer."""
-    from pipeline.read import read_pdf
+    from logbook_miner.read import read_pdf
 
     started = time.perf_counter()
     for path in paths:
@@ -113,7 +113,7 @@ def cli_ingest(paths: list[Path], db: Path, *options: str) -> dict:
     with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as fh:
         report = Path(fh.name)
     command = [sys.executable, "-c", _WRAPPER, str(report), sys.executable, "-m",
-               "pipeline.cli", "ingest", "--db", str(db), *options, *map(str, paths)]
+               "logbook_miner.cli", "ingest", "--db", str(db), *options, *map(str, paths)]
     started = time.perf_counter()
     subprocess.run(command, cwd=ROOT, check=True, stderr=subprocess.DEVNULL)
     wall = time.perf_counter() - started
@@ -129,7 +129,7 @@ def cli_ingest(paths: list[Path], db: Path, *options: str) -> dict:
 
 def entries_db(db: Path, entries: int) -> float:
     """Seconds to fill a store with synthetic entries and labels by INSERT ... SELECT."""
-    from pipeline.store import connect
+    from logbook_miner.store import connect
 
     started = time.perf_counter()
     with connect(db) as con:
@@ -155,7 +155,7 @@ def entries_db(db: Path, entries: int) -> float:
 
 def canned_queries(db: Path) -> dict[str, float]:
     """Seconds per named query (queries/*.sql, default parameters) on the store."""
-    from pipeline.analyse import list_queries, run_query
+    from logbook_miner.analytics.analyse import list_queries, run_query
 
     times = {}
     for name, _ in list_queries():
@@ -171,9 +171,9 @@ def canned_queries(db: Path) -> dict[str, float]:
 
 
 def dashboard(db: Path, out: Path, images: bool = True) -> float | None:
-    """Seconds for `pipeline.dashboard.build` on the store, if the dashboard exists."""
+    """Seconds for `logbook_miner.present.dashboard.build` on the store, if the dashboard exists."""
     try:
-        from pipeline.dashboard import build
+        from logbook_miner.present.dashboard import build
     except ImportError:
         return None
     started = time.perf_counter()

@@ -89,9 +89,9 @@ def _scaling(tmp: Path, sizes: tuple[int, ...]) -> list[tuple[str, str, str]]:
 def _queries(tmp: Path, entries: int) -> list[tuple[str, str, str]]:
     """Canned queries (and the dashboard, when it exists) on a 100,000-entry store."""
     try:
-        import pipeline.analyse  # noqa: F401
+        import logbook_miner.analytics.analyse  # noqa: F401
     except ImportError:
-        return [("canned queries", "skipped", "no pipeline/analyse.py")]
+        return [("canned queries", "skipped", "no logbook_miner/analytics/analyse.py")]
     db = tmp / "big.duckdb"
     fill = measure.entries_db(db, entries)
     times = measure.canned_queries(db)

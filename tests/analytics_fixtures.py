@@ -1,9 +1,9 @@
 """Logbooks for the analytics tests, ingested through the real ingest path.
 
-The fixtures go through `pipeline.ingest.ingest` with the real taxonomy
+The fixtures go through `logbook_miner.ingest.ingest` with the real taxonomy
 classifier (built once per session). `keyword_classify` is a cheap stand-in
 with a handful of cues for the 400-logbook coverage test, where spaCy would
-only add time; it still mines metrics with the real `pipeline.metrics.mine`.
+only add time; it still mines metrics with the real `logbook_miner.label.numbers.mine`.
 """
 
 from __future__ import annotations
@@ -13,9 +13,9 @@ from collections.abc import Callable, Sequence
 from functools import cache
 from pathlib import Path
 
-from pipeline.ingest import ingest
-from pipeline.metrics import mine
-from pipeline.models import FAULT, INTERVENTION, Entry, Label, LabelledEntry
+from logbook_miner.ingest import ingest
+from logbook_miner.label.numbers import mine
+from logbook_miner.models import FAULT, INTERVENTION, Entry, Label, LabelledEntry
 
 CUES = [
     (FAULT, "hardware.memory", r"ECC error"),
@@ -99,7 +99,7 @@ def keyword_classify(entries: Sequence[Entry]) -> list[LabelledEntry]:
 @cache
 def real_classify() -> Callable[[Sequence[Entry]], list[LabelledEntry]]:
     """The taxonomy classifier, built once (spaCy takes a second to load)."""
-    from pipeline.label import Classifier
+    from logbook_miner.label.classifier import Classifier
 
     return Classifier().classify
 

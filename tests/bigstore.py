@@ -11,7 +11,7 @@ import sys
 import time
 from pathlib import Path
 
-from pipeline.store import connect
+from logbook_miner.store import connect
 
 
 def make(db: Path, entries: int = 100_000, logbooks: int = 4) -> Path:

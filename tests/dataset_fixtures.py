@@ -7,7 +7,7 @@ from pathlib import Path
 
 from analytics_fixtures import real_classify
 
-from pipeline.ingest import ingest
+from logbook_miner.ingest import ingest
 
 OPS = """\
 # Ops logbook

@@ -23,12 +23,12 @@ import duckdb
 from fpdf import FPDF
 from PIL import Image
 
-from pipeline.export import export
-from pipeline.ingest import ingest, no_labels
-from pipeline.store import LOGBOOK_TABLES
+from logbook_miner.dataset.export import export
+from logbook_miner.ingest import ingest, no_labels
+from logbook_miner.store import LOGBOOK_TABLES
 
 ROOT = Path(__file__).resolve().parents[1]
-CLI = [sys.executable, "-m", "pipeline.cli"]
+CLI = [sys.executable, "-m", "logbook_miner.cli"]
 # Runs the command as its own child, then writes the child's rusage to argv[1].
 _MEASURE = """\
 import json, resource, subprocess, sys
@@ -84,7 +84,7 @@ def logbook_in_process(*args: str | Path) -> CliRun:
     """
     from click.testing import CliRunner
 
-    from pipeline.cli import main
+    from logbook_miner.cli import main
 
     started = time.perf_counter()
     result = CliRunner().invoke(main, [str(a) for a in args], catch_exceptions=False)

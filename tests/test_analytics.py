@@ -18,8 +18,9 @@ import pandas as pd
 import pytest
 from analytics_fixtures import DATE_ONLY, OPT_STYLE, ingest_texts, keyword_classify
 
-from pipeline.analyse import QueryError, mtbf_table, run_query, simulate, sql
-from pipeline.reliability import mtbf
+from logbook_miner.analytics.analyse import QueryError, mtbf_table, run_query, simulate, sql
+from logbook_miner.analytics.reliability import mtbf
+from logbook_miner.errors import ArgumentError
 
 OPT = "opt-style"
 
@@ -112,9 +113,9 @@ def test_intervention_outcomes_follow_each_intervention(db):
 def test_simulate_takes_unset_inputs_from_the_logbook(db):
     est = simulate(usd_per_gpu_hour=2.0, checkpoint_minutes=60, gpus=992, from_logbook=OPT, db=db)
     assert (est.mtbf_hours, est.mttr_hours, est.checkpoint_cost_seconds) == (49.0, 4.5, 95.0)
-    with pytest.raises(QueryError, match="--gpus"):
+    with pytest.raises(ArgumentError, match="`gpus`"):
         simulate(usd_per_gpu_hour=2.0, checkpoint_minutes=60, from_logbook=OPT, db=db)
-    with pytest.raises(QueryError, match=r"--mttr-hours.*date-only does not measure"):
+    with pytest.raises(ArgumentError, match=r"`mttr_hours`.*date-only does not measure"):
         simulate(usd_per_gpu_hour=2.0, checkpoint_minutes=60, gpus=8, from_logbook="date-only",
                  db=db)  # its only repair time is a guess (dates at noon)
 
@@ -164,7 +165,7 @@ def test_weibull_shape_is_recovered_from_ingested_logbooks(tmp_path, shape):
     # 100 logbooks of 40 failures each, through the real ingest path; the time from the
     # last failure to the last note is censored. The profile-likelihood 95% interval
     # should hold the true shape in most of them.
-    from pipeline.reliability import weibull
+    from logbook_miner.analytics.reliability import weibull
 
     rng = np.random.default_rng(11)
     texts = {f"w{i:03d}": _weibull_logbook(rng, shape, 48.0, 40) for i in range(100)}

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from helpers import CliRun, entry_counts, image_pdf, logbook, logbook_cli, snapshot, text_pdf
 
-from pipeline.ingest import ingest, no_labels
+from logbook_miner.ingest import ingest, no_labels
 
 NOTES = {
     "2022-03-01 Node failure": "GPU 3 fell off the bus; restarted from checkpoint 1200.",

@@ -8,7 +8,7 @@ import duckdb
 import pytest
 from click.testing import CliRunner
 
-from pipeline.cli import main
+from logbook_miner.cli import main
 
 DAY_ONE = "# 2021-11-24\n\nRun 12.17 started.\n"
 DAY_TWO = "# 2021-11-25\n\nRun 12.18 after a restart.\n"

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from helpers import ROOT, CliRun, logbook, logbook_cli, logbook_in_process
 
-from pipeline.ingest import ingest, no_labels
+from logbook_miner.ingest import ingest, no_labels
 
 # Commands that only read the store.
 READERS = {
@@ -41,7 +41,7 @@ def db(tmp_path) -> Path:
 @contextmanager
 def holding(db: Path, read_only: bool) -> Iterator[subprocess.Popen]:
     """Another process with the database open (as a writer or a reader) until the block ends."""
-    code = ("import sys; from pipeline.store import connect\n"
+    code = ("import sys; from logbook_miner.store import connect\n"
             f"with connect({str(db)!r}, read_only={read_only}):\n"
             "    print('ready', flush=True); sys.stdin.read()\n")
     proc = subprocess.Popen([sys.executable, "-c", code], cwd=ROOT, stdin=subprocess.PIPE,

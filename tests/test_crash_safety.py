@@ -20,8 +20,8 @@ from pathlib import Path
 import pytest
 from helpers import CLI, ROOT, entry_counts, logbook, snapshot
 
-from pipeline.ingest import ingest, no_labels
-from pipeline.store import connect
+from logbook_miner.ingest import ingest, no_labels
+from logbook_miner.store import connect
 
 TRIALS = 20
 SIZES = {"alpha": 300, "beta": 400, "gamma": 500, "delta": 600}  # entries per logbook

@@ -16,11 +16,11 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
-from pipeline.cli import main
-from pipeline.dashboard import CHARTS, PAGE_DIR, build, chart_specs, script_json
-from pipeline.dashboard_data import load
-from pipeline.ingest import ingest
-from pipeline.simulate import simulate_cost
+from logbook_miner.analytics.cost import simulate_cost
+from logbook_miner.cli import main
+from logbook_miner.ingest import ingest
+from logbook_miner.present.dashboard import CHARTS, PAGE_DIR, build, chart_specs, script_json
+from logbook_miner.present.dashboard_data import load
 
 ARTIFACTS = Path(__file__).resolve().parents[1] / "test-artifacts"
 PWNED = '<script>window.__pwned=1</script> and <img src=x onerror="window.__pwned=1">'

@@ -13,10 +13,10 @@ from analytics_fixtures import real_classify
 from click.testing import CliRunner
 from dataset_fixtures import build, rows
 
-from pipeline.cli import main
-from pipeline.dataset import licence_for
-from pipeline.export import TABLES, export
-from pipeline.ingest import ingest
+from logbook_miner.cli import main
+from logbook_miner.dataset.card import licence_for
+from logbook_miner.dataset.export import TABLES, export
+from logbook_miner.ingest import ingest
 
 frictionless = pytest.importorskip("frictionless")
 

@@ -6,7 +6,13 @@ from datetime import date, datetime
 
 import pytest
 
-from pipeline.dates import chronology_anomalies, find_dates, heading_when, leading_when, to_utc
+from logbook_miner.segment.dates import (
+    chronology_anomalies,
+    find_dates,
+    heading_when,
+    leading_when,
+    to_utc,
+)
 
 
 @pytest.mark.parametrize("text, expected", [

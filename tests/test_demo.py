@@ -6,9 +6,9 @@ import json
 
 from click.testing import CliRunner
 
-from pipeline.cli import main
-from pipeline.demo import sample_documents
-from pipeline.paths import DATA
+from logbook_miner.cli import main
+from logbook_miner.demo import sample_documents
+from logbook_miner.resources import DATA
 
 
 def test_samples_are_generated_not_copied():

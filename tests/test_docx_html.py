@@ -19,8 +19,8 @@ from conftest import SHARED
 from docx.shared import Pt
 from helpers import score_logbooks
 
-from pipeline.read import ReadError, read
-from pipeline.segment import segment
+from logbook_miner.read import ReadError, read
+from logbook_miner.segment.entries import segment
 
 FIELDS = ("heading", "date", "time", "timezone", "author", "run_id")
 REAL = sorted([*(SHARED / "logbooks/docx").glob("*.docx"),

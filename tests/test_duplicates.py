@@ -14,10 +14,10 @@ import duckdb
 import pytest
 from helpers import logbook_cli
 
-from pipeline.ingest import ingest, no_labels
-from pipeline.read import read
-from pipeline.read.duplicates import SAME_LOGBOOK, fingerprint, similarity
-from pipeline.segment import segment
+from logbook_miner.ingest import ingest, no_labels
+from logbook_miner.read import read
+from logbook_miner.read.duplicates import SAME_LOGBOOK, fingerprint, similarity
+from logbook_miner.segment.entries import segment
 
 OPT = "opt-175b-56_percent_update"
 RENDERINGS = ("md", "docx", "html")

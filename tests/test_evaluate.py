@@ -8,9 +8,9 @@ import sys
 
 from click.testing import CliRunner
 
-from pipeline.cli import main
-from pipeline.export import export
-from pipeline.ingest import ingest
+from logbook_miner.cli import main
+from logbook_miner.dataset.export import export
+from logbook_miner.ingest import ingest
 
 
 def test_eval_matches_score_py_on_the_dev_gold(shared, tmp_path):

@@ -12,10 +12,10 @@ import numpy as np
 import pdfplumber
 import pytest
 
-from pipeline.generate import generate
-from pipeline.generate.compose import FAULT_CODES, INTERVENTION_CODES, Composer
-from pipeline.generate.samples import SAMPLES, write_samples
-from pipeline.generate.simulate import Simulation, load_yaml
+from logbook_miner.generate import generate
+from logbook_miner.generate.compose import FAULT_CODES, INTERVENTION_CODES, Composer
+from logbook_miner.generate.run import Simulation, load_yaml
+from logbook_miner.generate.samples import SAMPLES, write_samples
 
 STYLES = ("opt", "markdown", "daily")
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from pipeline.evaluate import load_gold, score, stored_predictions
-from pipeline.generate import generate
-from pipeline.ingest import ingest, no_labels
+from logbook_miner.evaluate import load_gold, score, stored_predictions
+from logbook_miner.generate import generate
+from logbook_miner.ingest import ingest, no_labels
 
 
 @pytest.mark.parametrize("style", ["opt", "markdown", "daily"])

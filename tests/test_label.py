@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.label import Classifier, load_taxonomy, normalise
-from pipeline.models import FAULT, INTERVENTION, Entry, LabelledEntry
-from pipeline.read import read
-from pipeline.segment import segment
+from logbook_miner.label.classifier import Classifier, load_taxonomy, normalise
+from logbook_miner.models import FAULT, INTERVENTION, Entry, LabelledEntry
+from logbook_miner.read import read
+from logbook_miner.segment.entries import segment
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"
 RENDERINGS = {"markdown": "md/{}.md", "chromium": "pdf/{}.pdf", "weasyprint": "pdf/{}.weasy.pdf"}

@@ -5,8 +5,8 @@ from __future__ import annotations
 from datetime import date, datetime
 from pathlib import Path
 
-from pipeline.read import read
-from pipeline.segment import segment
+from logbook_miner.read import read
+from logbook_miner.segment.entries import segment
 
 CHRONICLE = """\
 # The final training

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from pipeline.metrics import mine
-from pipeline.models import Entry
+from logbook_miner.label.numbers import mine
+from logbook_miner.models import Entry
 
 LOG_LINE = (
     "[default7]: iteration    31214/  115311 | consumed samples:     47768496 | "
@@ -73,7 +73,7 @@ def test_metric_names_are_stable_snake_case() -> None:
 
 
 def test_the_substring_prefilter_skips_only_regexes_that_cannot_match() -> None:
-    from pipeline.metrics import _patterns
+    from logbook_miner.label.numbers import _patterns
 
     texts = [LOG_LINE, DROPPED, "Restarted FROM 37K", "we LOST 3 Hours on 64 NODES", "ok"]
     for text in texts:

@@ -7,8 +7,8 @@ from datetime import date, datetime
 import pytest
 from pdfbuild import Note, write_logbook
 
-from pipeline.read import read
-from pipeline.segment import segment
+from logbook_miner.read import read
+from logbook_miner.segment.entries import segment
 
 LONG_TITLE = ("2021-11-30 10:10am PT: 12.36 restart from 37k, SGD mimicking "
               "[WARNING: See 2021-12-02 17:16 ET: Debrief on why it may not be SGD]")

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from helpers import snapshot
 
-from pipeline.generate import generate
-from pipeline.ingest import _POOL_MIN_SECONDS, Source, estimated_seconds, ingest, no_labels
+from logbook_miner.generate import generate
+from logbook_miner.ingest import _POOL_MIN_SECONDS, Source, estimated_seconds, ingest, no_labels
 
 
 def test_workers_store_the_same_rows_in_input_order(tmp_path):

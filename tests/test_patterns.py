@@ -10,9 +10,9 @@ import spacy
 import yaml
 from spacy.language import Language
 
-from pipeline import context
-from pipeline.label import CONTEXT_PATH, TAXONOMY_PATH, normalise
-from pipeline.patterns import anchor, clue, expand, optimise
+from logbook_miner.label import context
+from logbook_miner.label.classifier import CONTEXT_PATH, TAXONOMY_PATH, normalise
+from logbook_miner.label.ruler import anchor, clue, expand, optimise
 
 SAMPLES = [
     "Excluded gpu-st-p4d-35 from the hostfile and requeued; NCCL timeout on rank 12 before that.",

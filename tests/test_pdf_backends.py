@@ -14,9 +14,9 @@ from helpers import text_pdf
 from pdfbuild import Note, write_logbook
 from test_opt_style_pdf import NOTES
 
-from pipeline.generate import generate
-from pipeline.read import DEFAULT_PDF_BACKEND, PDF_BACKENDS, ReadError, read, read_pdf
-from pipeline.segment import segment
+from logbook_miner.generate import generate
+from logbook_miner.read import DEFAULT_PDF_BACKEND, PDF_BACKENDS, ReadError, read, read_pdf
+from logbook_miner.segment.entries import segment
 
 FIELDS = ("heading", "date", "time", "timezone", "author", "run_id", "page_start", "page_end",
           "text")

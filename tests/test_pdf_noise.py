@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 from fpdf import FPDF
 
-from pipeline.read import PDF_BACKENDS, read_pdf
-from pipeline.segment import segment
+from logbook_miner.read import PDF_BACKENDS, read_pdf
+from logbook_miner.segment.entries import segment
 
 DEJAVU = Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
 

@@ -12,10 +12,10 @@ from helpers import snapshot
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from pipeline import dates
-from pipeline.ingest import ingest, no_labels
-from pipeline.read import read
-from pipeline.segment import segment
+from logbook_miner.ingest import ingest, no_labels
+from logbook_miner.read import read
+from logbook_miner.segment import dates
+from logbook_miner.segment.entries import segment
 
 MONTH_NAMES = ["January", "February", "March", "April", "May", "June", "July", "August",
                "September", "October", "November", "December"]

@@ -3,16 +3,17 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
 from analytics_fixtures import DATE_ONLY, OPT_STYLE, ingest_texts
 from click.testing import CliRunner
 
-from pipeline.analyse import QueryError, list_queries, load_query, run_query
-from pipeline.cli import main
-from pipeline.paths import QUERIES
-from pipeline.store import VIEWS
+from logbook_miner.analytics.analyse import QueryError, list_queries, load_query, run_query
+from logbook_miner.cli import main
+from logbook_miner.resources import QUERIES
+from logbook_miner.store import VIEWS, reads, view_files
 
 REQUIRED = {"restart_timeline", "failures_by_family_week", "mtbf_inputs", "intervention_outcomes",
             "top_evidence", "needs_review", "entries"}
@@ -45,12 +46,26 @@ def test_every_query_runs_for_all_logbooks_and_for_one(db, name):
 
 def test_view_files_only_create_temp_objects():
     files = sorted(VIEWS.glob("*.sql"))
-    assert [f.name[:2] for f in files] == sorted(f.name[:2] for f in files)
     for path in files:
         text = path.read_text()
         assert text.startswith("-- ")
         creates = [line for line in text.splitlines() if line.startswith("CREATE")]
         assert creates and all(line.startswith("CREATE OR REPLACE TEMP ") for line in creates)
+        assert path.stem in [line.split()[5].split("(")[0] for line in creates]  # NAME.sql: NAME
+
+
+def test_each_view_file_runs_after_the_views_it_declares_it_reads():
+    order = [path.stem for path in view_files()]
+    assert sorted(order) == sorted(path.stem for path in VIEWS.glob("*.sql"))
+    for path in view_files():
+        text = path.read_text()
+        declared = reads(path)
+        for name in order:  # a view file read without being declared would be out of order
+            if name != path.stem and re.search(rf"\b(FROM|JOIN)\s+{name}\b", text):
+                assert name in declared, f"{path.name} reads {name} without saying so"
+        for name in declared:
+            if name in order:
+                assert order.index(name) < order.index(path.stem)
 
 
 def test_parameters_bind_with_defaults_and_types(db):
@@ -63,7 +78,7 @@ def test_parameters_bind_with_defaults_and_types(db):
     with pytest.raises(QueryError, match="must be a number"):
         run_query("entries", {"limit": "many"}, db)
     with pytest.raises(QueryError, match="no query named"):
-        run_query("../views/01_entry_times", {}, db)
+        run_query("../views/entry_times", {}, db)
 
 
 def test_needs_review_lists_labels_under_the_threshold(db):
@@ -124,7 +139,7 @@ def test_queries_folder_holds_no_stray_sql():
 def test_tables_fit_the_width_and_round_for_reading(monkeypatch):
     import pandas as pd
 
-    from pipeline.report import render
+    from logbook_miner.present.cli_output import render
 
     monkeypatch.setenv("COLUMNS", "60")
     frame = pd.DataFrame({"logbook": ["opt", "bloom"], "mtbf_hours": [314.8071216722258, 2.0],

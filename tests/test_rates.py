@@ -6,10 +6,10 @@ from datetime import date
 
 import pytest
 
-from pipeline.models import Entry
-from pipeline.rates import mine_rates
-from pipeline.read import read
-from pipeline.segment import segment
+from logbook_miner.models import Entry
+from logbook_miner.label.rates import mine_rates
+from logbook_miner.read import read
+from logbook_miner.segment.entries import segment
 
 
 def rates_in(shared, logbook: str, phrase: str):

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from helpers import score_logbooks
 
-from pipeline.ingest import ingest
-from pipeline.models import LabelledEntry
+from logbook_miner.ingest import ingest
+from logbook_miner.models import LabelledEntry
 
 RENDERINGS = {"md": "md/{}.md", "chromium": "pdf/{}.pdf", "weasyprint": "pdf/{}.weasy.pdf"}
 

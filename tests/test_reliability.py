@@ -12,8 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import optimize, stats
 
-from pipeline.reliability import kaplan_meier, mtbf, mttr, weibull
-from pipeline.simulate import expected_lost_work, goodput, simulate_cost, young_daly
+from logbook_miner.analytics.cost import expected_lost_work, goodput, simulate_cost, young_daly
+from logbook_miner.analytics.reliability import kaplan_meier, mtbf, mttr, weibull
 
 
 def _exponential_failures(rng, mtbf_hours: float, window: float, reps: int) -> list[np.ndarray]:

@@ -12,11 +12,11 @@ from analytics_fixtures import real_classify
 from click.testing import CliRunner
 from dataset_fixtures import OPS, build, rows
 
-from pipeline.cli import main
-from pipeline.export import export
-from pipeline.ingest import ingest
-from pipeline.relabel import relabel
-from pipeline.review import apply_review, write_review
+from logbook_miner.cli import main
+from logbook_miner.dataset.export import export
+from logbook_miner.ingest import ingest
+from logbook_miner.label.relabel import relabel
+from logbook_miner.label.review import apply_review, write_review
 
 
 @pytest.fixture
@@ -104,7 +104,7 @@ def test_a_changed_file_keeps_matching_decisions_and_warns_about_the_rest(db, tm
     apply_review(decide(db, tmp_path), db=db, classify=real_classify())
     without_nccl = OPS.replace(OPS[OPS.index("## 2021-11-25"):OPS.index("## 2021-11-26")], "")
     (tmp_path / "ops.md").write_text(without_nccl, encoding="utf-8")
-    with caplog.at_level(logging.WARNING, logger="pipeline.corrections"):
+    with caplog.at_level(logging.WARNING, logger="logbook_miner.label.corrections"):
         ingest([tmp_path / "ops.md"], db=db, classify=real_classify())
     warnings = [r.getMessage() for r in caplog.records]
     assert any("'2021-11-25 09:00 UTC'" in w and "hardware.node" in w for w in warnings)

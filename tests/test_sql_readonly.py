@@ -13,8 +13,8 @@ from analytics_fixtures import OPT_STYLE, ingest_texts, keyword_classify
 from click.testing import CliRunner
 from helpers import CLI, ROOT, logbook_cli
 
-from pipeline.analyse import QueryError, sql
-from pipeline.cli import EXIT_INTERRUPTED, main
+from logbook_miner.analytics.analyse import QueryError, sql
+from logbook_miner.cli import EXIT_INTERRUPTED, main
 
 
 @pytest.fixture(scope="module")

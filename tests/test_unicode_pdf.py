@@ -5,7 +5,7 @@ from __future__ import annotations
 import duckdb
 import pytest
 
-from pipeline.read import PDF_BACKENDS, read_pdf
+from logbook_miner.read import PDF_BACKENDS, read_pdf
 from tests.helpers import logbook_in_process
 from tests.pdfbuild import unicode_pdf
 

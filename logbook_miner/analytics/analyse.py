@@ -1,0 +1,384 @@
+"""Analyse the store: named SQL queries, sandboxed ad-hoc SQL, MTBF tables, cost simulation.
+
+The questions live in `queries/NAME.sql` (first line: what it answers; lines
+`-- $param = default: meaning` declare its parameters) and read the TEMP views
+that `store.connect` creates from `queries/views/`. This module only opens a
+locked-down read-only connection, binds parameters and hands the numbers to
+`logbook_miner.analytics.reliability` and `logbook_miner.analytics.cost`, which own the statistics.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import signal
+import threading
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import asdict, dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import numpy as np
+import pandas as pd
+
+from ..errors import ArgumentError
+from ..resources import QUERIES
+from ..store import connect, default_db
+from . import reliability
+from .cost import CostEstimate, simulate_cost
+
+_PARAM_LINE = re.compile(
+    r"^--\s*\$(?P<name>\w+)(?:\s*=\s*(?P<default>[^:]+?))?\s*:\s*(?P<help>.*)$")
+_ALLOWED = {duckdb.StatementType.SELECT, duckdb.StatementType.EXPLAIN}
+_MTBF_FIELDS = ("mtbf_hours", "mtbf_ci_low_hours", "mtbf_ci_high_hours")
+
+
+class QueryError(ValueError):
+    """A query was refused or failed; the message is one line, fit for `error: ...`."""
+
+
+@dataclass(frozen=True, slots=True)
+class Query:
+    """A named query: its SQL, the question it answers, its parameters and their defaults."""
+
+    name: str
+    description: str
+    params: dict[str, Any]
+    help: dict[str, str]
+    sql: str
+
+
+def _coerce(text: str | None) -> Any:
+    """A default as written in the SQL header: a number when it reads as one, else a string."""
+    if text is None:
+        return None
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text
+
+
+@cache
+def _load(path: Path) -> Query:
+    text = path.read_text(encoding="utf-8")
+    lines = text.splitlines()
+    description = lines[0].removeprefix("--").strip() if lines else ""
+    params, helps = {}, {}
+    for line in lines[1:]:
+        m = _PARAM_LINE.match(line)
+        if m:
+            params[m["name"]] = _coerce(m["default"])
+            helps[m["name"]] = m["help"]
+    return Query(path.stem, description, params, helps, text)
+
+
+def list_queries() -> list[tuple[str, str]]:
+    """(name, what it answers) for every named query, sorted by name."""
+    return [(p.stem, _load(p).description) for p in sorted(QUERIES.glob("*.sql"))]
+
+
+def load_query(name: str) -> Query:
+    path = QUERIES / f"{name}.sql"
+    if not re.fullmatch(r"\w+", name) or not path.is_file():
+        names = ", ".join(n for n, _ in list_queries())
+        raise QueryError(f"no query named {name!r}; choose one of: {names}")
+    return _load(path)
+
+
+def _bind(query: Query, params: Mapping[str, Any] | None) -> dict[str, Any]:
+    """The query's parameters: defaults, overridden by `params` cast to the default's type."""
+    unknown = sorted(set(params or {}) - set(query.params))
+    if unknown:
+        known = ", ".join(query.params) or "none"
+        raise QueryError(f"{query.name}: unknown parameter {', '.join(unknown)} (takes: {known})")
+    bound = dict(query.params)
+    for key, value in (params or {}).items():
+        default = query.params[key]
+        if isinstance(value, str) and isinstance(default, int | float):
+            try:
+                value = type(default)(value)
+            except ValueError:
+                raise QueryError(f"{query.name}: {key} must be a number, not {value!r}") from None
+        bound[key] = value
+    return bound
+
+
+@contextmanager
+def session(db: str | Path | None = None, settings: Mapping[str, float] | None = None,
+            memory_limit: str | None = None) -> Iterator[duckdb.DuckDBPyConnection]:
+    """A read-only connection with the views, `settings` applied, then files and config locked."""
+    with connect(db or default_db(), read_only=True) as con:
+        if memory_limit is not None:
+            try:
+                con.execute(f"SET memory_limit = '{_memory(memory_limit)}'")
+            except duckdb.Error as exc:
+                raise QueryError(f"memory limit {memory_limit!r}: {_first_line(exc)}") from None
+        known = {k for (k,) in con.execute("SELECT key FROM settings").fetchall()}
+        for key, value in (settings or {}).items():
+            if key not in known:
+                raise QueryError(f"unknown setting {key!r} (known: {', '.join(sorted(known))})")
+            con.execute("UPDATE settings SET value = ? WHERE key = ?", [float(value), key])
+        con.execute("SET enable_external_access = false")
+        con.execute("SET enable_progress_bar = false")  # after 2 s DuckDB drew it into stdout
+        con.execute("SET lock_configuration = true")
+        yield con
+
+
+def _memory(value: str) -> str:
+    """A memory size as DuckDB writes it ('2GB', '512 MiB'), checked before it reaches SQL."""
+    if not re.fullmatch(r"\s*\d+(\.\d+)?\s*[KMGT]?i?B\s*", value, re.IGNORECASE):
+        raise QueryError(f"memory limit {value!r}: give a size such as 2GB or 512MB")
+    return value.strip()
+
+
+def _first_line(exc: Exception) -> str:
+    return str(exc).strip().splitlines()[0]
+
+
+def _query_error(exc: duckdb.Error) -> QueryError:
+    return QueryError(_first_line(exc))
+
+
+def _frame(con: duckdb.DuckDBPyConnection, statement: str,
+           params: Mapping[str, Any] | None = None) -> pd.DataFrame:
+    """Run a statement; DATE columns come back as dates, not midnight timestamps."""
+    try:
+        result = con.execute(statement, params or None)
+        frame = result.df()
+    except duckdb.Error as exc:
+        raise _query_error(exc) from None
+    for name, kind, *_ in result.description:
+        if str(kind) == "DATE":
+            frame[name] = frame[name].dt.date.astype(object).where(frame[name].notna(), None)
+    return frame
+
+
+def run_query(name: str, params: Mapping[str, Any] | None = None, db: str | Path | None = None,
+              settings: Mapping[str, float] | None = None) -> pd.DataFrame:
+    """Run `queries/NAME.sql` with its `$parameters` bound; unset ones take their defaults."""
+    query = load_query(name)
+    bound = _bind(query, params)
+    with session(db, settings) as con:
+        return _frame(con, query.sql, bound)
+
+
+DEFAULT_TIMEOUT = 60.0  # seconds an ad-hoc query may run
+DEFAULT_MEMORY_LIMIT = "2GB"  # DuckDB's own limit for an ad-hoc query (its default is 80% of RAM)
+
+
+def sql(statement: str, db: str | Path | None = None, limit: int | None = None,
+        timeout: float = DEFAULT_TIMEOUT,
+        memory_limit: str = DEFAULT_MEMORY_LIMIT) -> pd.DataFrame:
+    """Run one ad-hoc SELECT in the sandbox: no writes, no files, no extensions, no SET.
+
+    The query stops after `timeout` seconds or on Ctrl-C, and DuckDB keeps within
+    `memory_limit`. With `limit`, only the first rows are kept and the rest are
+    streamed past and counted, so a huge result costs time, not memory; the count
+    of all rows is `frame.attrs["rows"]`.
+    """
+    if limit is not None and limit < 0:
+        raise QueryError(f"limit must be 0 or more, not {limit}")
+    if timeout <= 0:
+        raise QueryError(f"timeout must be more than 0 seconds, not {timeout}")
+    with session(db, memory_limit=memory_limit) as con:
+        try:
+            statements = con.extract_statements(statement)
+        except duckdb.Error as exc:
+            raise QueryError(str(exc).strip().splitlines()[0]) from None
+        if len(statements) != 1:
+            raise QueryError(f"give exactly one statement, not {len(statements)}")
+        kind = statements[0].type
+        if kind not in _ALLOWED:
+            raise QueryError(
+                f"refused: {kind.name} is not allowed; only read-only SELECT queries run")
+        _refuse_hidden_writes(con, statement, kind)
+        with _bounded(con, timeout):
+            if limit is None:
+                frame = _frame(con, statement)
+                frame.attrs["rows"] = len(frame)
+                return frame
+            return _first_rows(con, statement, limit)
+
+
+def _first_rows(con: duckdb.DuckDBPyConnection, statement: str, limit: int) -> pd.DataFrame:
+    """The first `limit` rows as a frame; the others are fetched in chunks and counted."""
+    try:
+        result = con.execute(statement)
+        rows = result.fetchmany(limit) if limit else []
+        total = len(rows)
+        while chunk := result.fetchmany(_CHUNK_ROWS):
+            total += len(chunk)
+    except duckdb.Error as exc:
+        raise _query_error(exc) from None
+    frame = pd.DataFrame.from_records(rows, columns=[d[0] for d in result.description])
+    frame.attrs["rows"] = total
+    return frame
+
+
+_CHUNK_ROWS = 100_000
+
+
+@contextmanager
+def _bounded(con: duckdb.DuckDBPyConnection, timeout: float) -> Iterator[None]:
+    """Interrupt the query after `timeout` seconds, or at once on Ctrl-C.
+
+    DuckDB runs a query in C and looks at Python's signals only between
+    calls, so a long query would ignore Ctrl-C: the handler interrupts the
+    connection itself, then the KeyboardInterrupt follows as usual.
+    """
+    pressed = threading.Event()
+    timer = threading.Timer(timeout, con.interrupt)
+    timer.daemon = True
+    previous = None
+    if threading.current_thread() is threading.main_thread():
+        def on_ctrl_c(signum: int, frame: Any) -> None:
+            pressed.set()
+            con.interrupt()
+        previous = signal.signal(signal.SIGINT, on_ctrl_c)
+    timer.start()
+    try:
+        yield
+    except QueryError:
+        if pressed.is_set():
+            raise KeyboardInterrupt from None
+        if not timer.is_alive():
+            raise QueryError(f"stopped: the query ran longer than its timeout of {timeout:g}s")\
+                from None
+        raise
+    finally:
+        timer.cancel()
+        if previous is not None:
+            signal.signal(signal.SIGINT, previous)
+
+
+_EXPLAIN_ANALYZE = re.compile(r"^\s*EXPLAIN\s+ANALY[SZ]E\b", re.IGNORECASE)
+_READ_NODES = {"SELECT_NODE", "SET_OPERATION_NODE", "RECURSIVE_CTE_NODE", "CTE_NODE"}
+
+
+def _refuse_hidden_writes(con: duckdb.DuckDBPyConnection, statement: str,
+                          kind: duckdb.StatementType) -> None:
+    """Refuse a statement whose tree, as DuckDB parses it, holds anything but reads.
+
+    The first keyword is not enough: `WITH d AS (UPDATE ...) SELECT` is a SELECT,
+    and EXPLAIN ANALYZE runs the statement it explains.
+    """
+    if kind == duckdb.StatementType.EXPLAIN:
+        if _EXPLAIN_ANALYZE.match(statement):
+            raise QueryError("refused: EXPLAIN ANALYZE runs its statement; use EXPLAIN")
+        return  # a plain EXPLAIN only plans
+    tree = json.loads(con.execute("SELECT json_serialize_sql(?)", [statement]).fetchone()[0])
+    if tree.get("error"):
+        raise QueryError(f"refused: {tree.get('error_message', 'not a plain SELECT')}")
+    writes = sorted({node for node in _node_types(tree) if node not in _READ_NODES})
+    if writes:
+        found = ", ".join(w.removesuffix("_QUERY_NODE").removesuffix("_NODE") for w in writes)
+        raise QueryError(f"refused: the query holds {found}; only read-only SELECT queries run")
+
+
+def _node_types(tree: Any) -> Iterator[str]:
+    """Every query node type in a json_serialize_sql tree (SELECT_NODE, UPDATE_QUERY_NODE...)."""
+    stack = [tree]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            kind = item.get("type")
+            if isinstance(kind, str) and kind.endswith("_NODE"):
+                yield kind
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+
+
+def _check_logbook(con: duckdb.DuckDBPyConnection, logbook: str | None) -> None:
+    if logbook is not None and not con.execute(
+            "SELECT 1 FROM logbooks WHERE id = ?", [logbook]).fetchone():
+        raise QueryError(f"no such logbook: {logbook}")
+
+
+def _scaled(estimate: reliability.MTBFEstimate, per: str, units: Any) -> dict[str, Any]:
+    """MTBF of one node or GPU (None when the cluster size is unknown)."""
+    scale = estimate.per_node if per == "node" else estimate.per_gpu
+    scaled = None if pd.isna(units) else scale(int(units))
+    return {f"{per}_{field}": getattr(scaled, field, None) for field in _MTBF_FIELDS}
+
+
+def mtbf_table(db: str | Path | None = None, logbook: str | None = None, by: str | None = None,
+               confidence: float = 0.95,
+               settings: Mapping[str, float] | None = None) -> pd.DataFrame:
+    """MTBF with its chi-square interval per logbook (and per family with by="family").
+
+    The window runs from the logbook's first to its last dated entry and ends at no
+    failure (time-terminated); failures are incidents, so entries about one stop count
+    once. Per-node and per-GPU figures appear when the cluster size is known.
+    """
+    if by not in (None, "family"):
+        raise QueryError(f"by must be 'family' or nothing, not {by!r}")
+    query = load_query("mtbf_inputs")
+    with session(db, settings) as con:
+        _check_logbook(con, logbook)
+        inputs = _frame(con, query.sql, _bind(query, {"logbook": logbook, "by": by or "all"}))
+    rows = []
+    for row in inputs.itertuples(index=False):
+        head = {"logbook": row.logbook, "family": row.family}
+        if row.observed_hours <= 0:
+            rows.append(head | {"failures": row.failures, "observed_hours": row.observed_hours,
+                                "note": "fewer than two dated times: no observation window"})
+            continue
+        est = reliability.mtbf(list(row.failure_hours), row.observed_hours, confidence)
+        fields = {k: v for k, v in asdict(est).items() if k not in ("per", "units")}
+        rows.append(head | fields
+                    | {"nodes": _int(row.nodes)} | _scaled(est, "node", row.nodes)
+                    | {"gpus": _int(row.gpus)} | _scaled(est, "gpu", row.gpus)
+                    | {"window_start": row.window_start, "window_end": row.window_end})
+    return pd.DataFrame(rows).astype({"failures": "Int64", "nodes": "Int64", "gpus": "Int64"},
+                                     errors="ignore")
+
+
+def _int(value: Any) -> int | None:
+    return None if pd.isna(value) else int(value)
+
+
+def logbook_defaults(logbook: str, db: str | Path | None = None) -> dict[str, float | None]:
+    """What a logbook measured for `simulate`: GPUs, job MTBF, MTTR, checkpoint cost (or None)."""
+    cluster = mtbf_table(db, logbook).iloc[0]
+    inputs = run_query("simulate_inputs", {"logbook": logbook}, db).iloc[0]
+    repairs = inputs["repair_hours"]
+    repairs = [] if not isinstance(repairs, list | tuple | np.ndarray) else list(repairs)
+    return {
+        "gpus": _int(inputs["gpus"]),
+        "mtbf_hours": cluster.get("mtbf_hours"),
+        "mttr_hours": reliability.mttr(repairs).mean_hours,
+        "checkpoint_cost_seconds": None if pd.isna(inputs["checkpoint_cost_seconds"])
+        else float(inputs["checkpoint_cost_seconds"]),
+    }
+
+
+def simulate(usd_per_gpu_hour: float, checkpoint_minutes: float, gpus: int | None = None,
+             mtbf_hours: float | None = None, mttr_hours: float | None = None,
+             checkpoint_cost_seconds: float | None = None, days: float = 30.0, runs: int = 0,
+             seed: int = 0, from_logbook: str | None = None,
+             db: str | Path | None = None) -> CostEstimate:
+    """Cost of failures; with `from_logbook`, unset inputs default to what that logbook measured."""
+    given = {"gpus": gpus, "mtbf_hours": mtbf_hours, "mttr_hours": mttr_hours,
+             "checkpoint_cost_seconds": checkpoint_cost_seconds}
+    measured = logbook_defaults(from_logbook, db) if from_logbook else {}
+    values = {k: v if v is not None else _none_if_nan(measured.get(k)) for k, v in given.items()}
+    missing = [k for k, v in values.items() if v is None]
+    if missing:
+        where = (f"logbook {from_logbook} does not measure it" if from_logbook
+                 else "no `from_logbook`")
+        raise ArgumentError(f"give {', '.join(f'`{k}`' for k in missing)} ({where})")
+    return simulate_cost(gpus=int(values["gpus"]), usd_per_gpu_hour=usd_per_gpu_hour,
+                         mtbf_hours=values["mtbf_hours"], mttr_hours=values["mttr_hours"],
+                         checkpoint_minutes=checkpoint_minutes,
+                         checkpoint_cost_seconds=values["checkpoint_cost_seconds"], days=days,
+                         runs=runs, seed=seed)
+
+
+def _none_if_nan(value: Any) -> Any:
+    return None if value is None or pd.isna(value) else value

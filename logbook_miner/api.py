@@ -1,0 +1,126 @@
+"""`Store`: one logbook database, with a method per `logbook` command.
+
+In the spirit of sqlite-utils' `Database`: open it once on a path, then call
+what the CLI calls, with the same names (`ingest`, `classify`, `query`, `sql`,
+`mtbf`, `simulate`, `export`, `review`, `dashboard`, `eval`). The CLI is this
+class plus flag handling and wording.
+
+Each call opens the connection it needs and closes it: DuckDB lets one process
+write or many read, and `sql` runs on a read-only connection with external
+access off, which cannot share a file with a writable one in the same process.
+A Store kept open therefore never locks out another reader or the one writer.
+The stages' modules load inside the methods, so `import logbook_miner` stays fast.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from .errors import ArgumentError
+from .store import default_db
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from .analytics.cost import CostEstimate
+    from .ingest import IngestResult
+    from .label.review import Applied
+
+
+class Store:
+    """A logbook database (default: `$LOGBOOK_DB` or `./logbook.duckdb`)."""
+
+    def __init__(self, path: str | Path | None = None) -> None:
+        self.path = Path(path if path is not None else default_db())
+
+    def __repr__(self) -> str:
+        return f"Store({str(self.path)!r})"
+
+    def ingest(self, paths: Iterable[str | Path], *, name: str | None = None,
+               timezone: str | None = None, as_one: str | None = None, force: bool = False,
+               label: bool = True, workers: int | None = None, pdf_backend: str | None = None,
+               follow_links: bool = False,
+               progress: Callable[[Iterator], Iterator] | None = None) -> list[IngestResult]:
+        """Read files into the store, one transaction per logbook; `label=False` skips spaCy."""
+        from .ingest import ingest, no_labels
+        from .read import DEFAULT_PDF_BACKEND
+
+        return ingest(paths, db=self.path, name=name, timezone=timezone, as_one=as_one,
+                      classify=None if label else no_labels, force=force, progress=progress,
+                      workers=workers, pdf_backend=pdf_backend or DEFAULT_PDF_BACKEND,
+                      follow_links=follow_links)
+
+    def classify(self, logbooks: Sequence[str] | None = None) -> dict[str, int]:
+        """Relabel stored entries with the current rules; entries relabelled per logbook."""
+        from .label.relabel import relabel
+
+        return relabel(self.path, logbooks)
+
+    def query(self, name: str, params: Mapping[str, Any] | None = None) -> pd.DataFrame:
+        """Run the named query `queries/NAME.sql`; unset parameters take their defaults."""
+        from .analytics.analyse import run_query
+
+        return run_query(name, params, db=self.path)
+
+    def sql(self, statement: str, limit: int | None = None, timeout: float | None = None,
+            memory_limit: str | None = None) -> pd.DataFrame:
+        """One read-only SELECT over the tables and views, bounded in time and memory."""
+        from .analytics.analyse import sql
+
+        bounds = {"timeout": timeout, "memory_limit": memory_limit}
+        return sql(statement, db=self.path, limit=limit,
+                   **{k: v for k, v in bounds.items() if v is not None})
+
+    def mtbf(self, logbook: str | None = None, by: str | None = None,
+             confidence: float = 0.95) -> pd.DataFrame:
+        """Mean time between failures per logbook (or per fault family), with its interval."""
+        from .analytics.analyse import mtbf_table
+
+        return mtbf_table(self.path, logbook=logbook, by=by, confidence=confidence)
+
+    def simulate(self, usd_per_gpu_hour: float, checkpoint_minutes: float, *,
+                 gpus: int | None = None, mtbf_hours: float | None = None,
+                 mttr_hours: float | None = None, checkpoint_cost_seconds: float | None = None,
+                 days: float = 30.0, runs: int = 0, seed: int = 0,
+                 from_logbook: str | None = None) -> CostEstimate:
+        """What failures cost; unset inputs come from `from_logbook`'s measurements."""
+        from .analytics.analyse import simulate
+
+        return simulate(usd_per_gpu_hour=usd_per_gpu_hour, checkpoint_minutes=checkpoint_minutes,
+                        gpus=gpus, mtbf_hours=mtbf_hours, mttr_hours=mttr_hours,
+                        checkpoint_cost_seconds=checkpoint_cost_seconds, days=days, runs=runs,
+                        seed=seed, from_logbook=from_logbook, db=self.path)
+
+    def export(self, out: str | Path, fmt: str = "jsonl", logbooks: Sequence[str] | None = None,
+               partition_by: str | None = None) -> dict[str, Path]:
+        """Write the dataset (one file per table, datapackage.json, card); paths by table."""
+        from .dataset.export import export
+
+        return export(out, db=self.path, fmt=fmt, logbooks=logbooks, partition_by=partition_by)
+
+    def review(self, out: str | Path | None = None, *, apply: str | Path | None = None,
+               below: float | None = None, logbook: str | None = None) -> int | Applied:
+        """Write the labels worth a look to `out` (rows written), or `apply` an edited CSV."""
+        from .label.review import DEFAULT_BELOW, apply_review, write_review
+
+        if (out is None) == (apply is None):
+            raise ArgumentError("review: give exactly one of `out` or `apply`")
+        if apply is not None:
+            return apply_review(apply, db=self.path)
+        return write_review(out, db=self.path, logbook=logbook,
+                            below=DEFAULT_BELOW if below is None else below)
+
+    def dashboard(self, out: str | Path = "dashboard", logbooks: Sequence[str] | None = None,
+                  images: bool = True) -> Path:
+        """Write the offline dashboard page (and each chart as PNG and SVG); its path."""
+        from .present.dashboard import build
+
+        return build(self.path, out, logbooks, images=images)
+
+    def eval(self, gold: str | Path, logbooks: Sequence[str] | None = None) -> dict:
+        """Score the stored entries and labels against gold (the figures of eval/score.py)."""
+        from .evaluate import load_gold, score, stored_predictions
+
+        return score(load_gold(gold), stored_predictions(self.path), logbooks)

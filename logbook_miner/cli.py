@@ -1,0 +1,344 @@
+"""The `logbook` command: parse options, call `Store(db).command(...)`, print.
+
+Every command that works on a database is the `Store` method of the same name
+(`logbook_miner.api`), so anything the CLI does a script can do too. Failures print one line
+(`error: ...`) and exit non-zero: 1 for bad input, 2 for a busy database.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import re
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import click
+from tqdm import tqdm
+
+from . import __version__
+from .api import Store
+from .errors import ArgumentError
+from .store import StoreError, StoreLocked
+
+EXIT_BAD_INPUT = 1
+EXIT_LOCKED = 2
+EXIT_INTERRUPTED = 130  # as a shell reports Ctrl-C
+
+db_option = click.option(
+    "--db", type=click.Path(dir_okay=False), default=None,
+    help="DuckDB file (default: $LOGBOOK_DB or ./logbook.duckdb).",
+)
+
+
+def _flag(argument: re.Match) -> str:
+    return "--" + argument[1].replace("_", "-")
+
+
+def fail_cleanly(command: Callable) -> Callable:
+    """Turn expected failures into one line on stderr and an exit status, never a traceback."""
+    @functools.wraps(command)
+    def wrapper(*args, **kwargs):
+        try:
+            return command(*args, **kwargs)
+        except StoreLocked as exc:
+            click.echo(f"error: {exc}", err=True)
+            sys.exit(EXIT_LOCKED)
+        except ArgumentError as exc:  # the API names `arguments`; here they are --flags
+            click.echo("error: " + re.sub(r"`(\w+)`", _flag, str(exc)), err=True)
+            sys.exit(EXIT_BAD_INPUT)
+        except (StoreError, FileNotFoundError, ValueError) as exc:
+            click.echo(f"error: {exc}", err=True)
+            sys.exit(EXIT_BAD_INPUT)
+        except KeyboardInterrupt:
+            click.echo("error: interrupted (logbooks already stored are kept)", err=True)
+            sys.exit(EXIT_INTERRUPTED)
+        except (click.ClickException, click.exceptions.Exit, click.exceptions.Abort):
+            raise
+        except Exception as exc:  # a bug: still one line, naming it; LOGBOOK_DEBUG=1 re-raises
+            if os.environ.get("LOGBOOK_DEBUG"):
+                raise
+            message = " ".join(str(exc).split())[:200]
+            click.echo(f"error: unexpected {type(exc).__name__}: {message} "
+                       "(a bug: LOGBOOK_DEBUG=1 shows the traceback)", err=True)
+            sys.exit(EXIT_BAD_INPUT)
+    return wrapper
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="logbook")
+def main() -> None:
+    """Mine training logbooks into an incident dataset and reliability analytics."""
+
+
+@main.command()
+@click.argument("paths", nargs=-1, required=True, type=click.Path())
+@db_option
+@click.option("--name", help="Logbook id (default: the file stem).")
+@click.option("--timezone", help="Zone for times written without one, e.g. ET or Europe/Paris.")
+@click.option("--as-one", "as_one", metavar="NAME",
+              help="Merge all files (e.g. a folder of daily notes) into one logbook NAME.")
+@click.option("--force", is_flag=True,
+              help="Re-ingest even if the file is unchanged, and ingest a folder's file even "
+                   "if its text repeats another logbook of the batch (x.md and x.docx).")
+@click.option("--no-label", "no_label", is_flag=True,
+              help="Store entries without labels or metrics (no spaCy; fast). "
+                   "Label them later with `logbook classify`.")
+@click.option("--workers", type=click.IntRange(min=1), default=None,
+              help="Processes parsing files in parallel (default: one per core).")
+@click.option("--pdf-backend", "pdf_backend", type=click.Choice(["pdfium", "pdfplumber"]),
+              default="pdfium", show_default=True,
+              help="PDF text layer: pdfium (fast) or pdfplumber (the reference).")
+@click.option("--follow-links", is_flag=True,
+              help="Read links in a folder that point outside it (skipped by default).")
+@fail_cleanly
+def ingest(paths, db, name, timezone, as_one, force, no_label, workers, pdf_backend,
+           follow_links) -> None:
+    """Read logbook files (PDF, Markdown, text, DOCX, HTML) into the database."""
+    def progress(items):
+        return tqdm(items, total=len(paths) if not as_one else 1, unit="file",
+                    file=sys.stderr, disable=None, leave=False)
+
+    results = Store(db).ingest(paths, name=name, timezone=timezone, as_one=as_one, force=force,
+                               label=not no_label, workers=workers, pdf_backend=pdf_backend,
+                               follow_links=follow_links, progress=progress)
+    for result in results:
+        click.echo(result.summary(), err=result.status == "error")
+    if not results:
+        click.echo("error: no supported files (.pdf, .md, .txt, .docx, .html) found", err=True)
+    if not results or any(r.status == "error" for r in results):
+        sys.exit(EXIT_BAD_INPUT)
+
+
+@main.command()
+@db_option
+@click.option("--out", required=True, type=click.Path(file_okay=False), help="Output folder.")
+@click.option("--format", "fmt", type=click.Choice(["jsonl", "csv", "parquet"]), default="jsonl",
+              show_default=True)
+@click.option("--logbook", "logbooks", multiple=True, help="Only this logbook (repeatable).")
+@click.option("--partition-by", type=click.Choice(["logbook"]),
+              help="One folder per table, split hive-style (TABLE/logbook=ID/...).")
+@fail_cleanly
+def export(db, out, fmt, logbooks, partition_by) -> None:
+    """Write the dataset: one file per table, datapackage.json and a README.md card."""
+    written = Store(db).export(out, fmt=fmt, logbooks=logbooks or None,
+                               partition_by=partition_by)
+    for table, path in written.items():
+        click.echo(f"{table}: {path}")
+
+
+format_option = click.option(
+    "--format", "fmt", type=click.Choice(["table", "csv", "json"]), default="table",
+    show_default=True, help="table to read; csv or json (list of objects) for tools.",
+)
+
+
+def _key_values(pairs: tuple[str, ...]) -> dict[str, str]:
+    """`--param k=v` pairs as a dict."""
+    out = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            raise ValueError(f"--param {pair!r}: write it as NAME=VALUE")
+        out[key.strip()] = value
+    return out
+
+
+@main.command()
+@click.argument("name", required=False)
+@click.option("--param", "-p", "params", multiple=True, metavar="K=V",
+              help="A query parameter (repeatable); see --list for each query's.")
+@click.option("--list", "list_only", is_flag=True, help="List the named queries and exit.")
+@db_option
+@format_option
+@fail_cleanly
+def query(name, params, list_only, db, fmt) -> None:
+    """Run a named query from queries/NAME.sql (the analyses behind the dashboards)."""
+    import pandas as pd
+
+    from .analytics.analyse import list_queries, load_query
+    from .present.cli_output import emit
+
+    if list_only or not name:
+        rows = [(n, d, ", ".join(k if v is None else f"{k}={v}"
+                                 for k, v in load_query(n).params.items()))
+                for n, d in list_queries()]
+        emit(pd.DataFrame(rows, columns=["name", "description", "params"]), fmt)
+        return
+    emit(Store(db).query(name, _key_values(params)), fmt)
+
+
+@main.command("sql")
+@click.argument("statement")
+@db_option
+@format_option
+@click.option("--limit", type=click.IntRange(min=0), default=None,
+              help="Print at most N rows (default: 1000 in a table, all in csv/json); "
+                   "the rest are counted.")
+@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=60.0,
+              show_default=True, help="Stop the query after this many seconds.")
+@click.option("--memory-limit", default="2GB", show_default=True,
+              help="DuckDB's memory limit for the query.")
+@fail_cleanly
+def sql_command(statement, db, fmt, limit, timeout, memory_limit) -> None:
+    """Run one read-only SELECT on the store and its views; writes, files and SET are refused.
+
+    Rows stream from DuckDB, so a huge result costs time, not memory; Ctrl-C stops
+    the query at once.
+    """
+    from .present.cli_output import emit
+
+    if limit is None and fmt == "table":
+        limit = 1000
+    frame = Store(db).sql(statement, limit=limit, timeout=timeout, memory_limit=memory_limit)
+    emit(frame, fmt)
+    hidden = frame.attrs["rows"] - len(frame)
+    if hidden:
+        click.echo(f"({hidden:,} more rows not shown; --limit N shows more)", err=True)
+
+
+@main.command()
+@db_option
+@click.option("--logbook", help="Only this logbook.")
+@click.option("--by", type=click.Choice(["family"]), help="One row per fault family.")
+@click.option("--confidence", type=float, default=0.95, show_default=True)
+@format_option
+@fail_cleanly
+def mtbf(db, logbook, by, confidence, fmt) -> None:
+    """Mean time between failures per logbook, with its chi-square interval."""
+    from .present.cli_output import emit
+
+    emit(Store(db).mtbf(logbook=logbook, by=by, confidence=confidence), fmt)
+
+
+@main.command()
+@click.option("--gpus", type=int, help="GPUs in the job (default: the logbook's).")
+@click.option("--usd-per-gpu-hour", type=float, required=True)
+@click.option("--mtbf-hours", type=float, help="Job MTBF (default: the logbook's).")
+@click.option("--mttr-hours", type=float, help="Mean time to repair (default: the logbook's).")
+@click.option("--checkpoint-minutes", type=float, required=True,
+              help="Compute time between checkpoints.")
+@click.option("--checkpoint-cost-seconds", type=float,
+              help="Time to write one checkpoint (default: the logbook's).")
+@click.option("--days", type=float, default=30.0, show_default=True, help="Campaign length.")
+@click.option("--runs", type=int, default=0, show_default=True, help="Monte Carlo runs.")
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--from-logbook", metavar="ID", help="Take unset inputs from this logbook.")
+@db_option
+@format_option
+@fail_cleanly
+def simulate(gpus, usd_per_gpu_hour, mtbf_hours, mttr_hours, checkpoint_minutes,
+             checkpoint_cost_seconds, days, runs, seed, from_logbook, db, fmt) -> None:
+    """What failures and checkpoints cost: downtime, goodput, dollars (Young/Daly interval)."""
+    from dataclasses import asdict
+
+    import pandas as pd
+
+    from .present.cli_output import emit
+
+    estimate = Store(db).simulate(
+        usd_per_gpu_hour, checkpoint_minutes, gpus=gpus, mtbf_hours=mtbf_hours,
+        mttr_hours=mttr_hours, checkpoint_cost_seconds=checkpoint_cost_seconds, days=days,
+        runs=runs, seed=seed, from_logbook=from_logbook)
+    emit(pd.DataFrame([asdict(estimate)]), fmt)
+
+
+@main.command("eval")
+@db_option
+@click.option("--gold", required=True, type=click.Path(exists=True),
+              help="Gold .jsonl file or a folder of them (TAXONOMY.md format).")
+@click.option("--logbook", "logbooks", multiple=True, help="Only this logbook (repeatable).")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@fail_cleanly
+def evaluate(db, gold, logbooks, as_json) -> None:
+    """Score stored entries and labels against gold (the figures of eval/score.py)."""
+    import json
+
+    from .evaluate import format_report
+
+    report = Store(db).eval(gold, logbooks or None)
+    click.echo(json.dumps(report, indent=1) if as_json else format_report(report))
+
+
+@main.command()
+@click.option("--out", required=True, type=click.Path(file_okay=False), help="Output folder.")
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--style", type=click.Choice(["opt", "markdown", "daily"]), default="opt",
+              show_default=True, help="OPT-like PDF, Markdown chronicle, or daily reports.")
+@click.option("--days", type=int, default=30, show_default=True)
+@click.option("--nodes", type=int, default=128, show_default=True)
+@click.option("--mtbf-hours", type=float, default=24.0, show_default=True,
+              help="True cluster MTBF of the simulated run.")
+@click.option("--pages", type=int, help="Grow the document to about this many pages.")
+@fail_cleanly
+def generate(out, seed, style, days, nodes, mtbf_hours, pages) -> None:
+    """Simulate a training run and write its logbook with truth.jsonl beside it."""
+    from .generate import generate as run_generate
+
+    made = run_generate(Path(out), seed=seed, style=style, days=days, nodes=nodes,
+                        mtbf_hours=mtbf_hours, pages=pages)
+    hint = f" --as-one {made.logbook}" if style == "daily" else f" --name {made.logbook}"
+    click.echo(f"{made.logbook}: {len(made.rows)} entries, {made.pages} pages, {made.days} days")
+    click.echo(f"document: {made.document}\ntruth: {made.truth}")
+    click.echo(f"next: logbook ingest {made.document}{hint}")
+
+
+@main.command()
+@db_option
+@click.option("--logbook", "logbooks", multiple=True, help="Only this logbook (repeatable).")
+@fail_cleanly
+def classify(db, logbooks) -> None:
+    """Relabel stored entries with the current taxonomy (review decisions still apply)."""
+    for logbook, entries in Store(db).classify(logbooks or None).items():
+        click.echo(f"{logbook}: {entries} entries relabelled")
+
+
+@main.command()
+@db_option
+@click.option("--out", type=click.Path(dir_okay=False), help="Write the review CSV here.")
+@click.option("--apply", "apply_path", type=click.Path(exists=True, dir_okay=False),
+              help="Store the decisions of an edited review CSV.")
+@click.option("--below-confidence", "below", type=float, default=0.75, show_default=True,
+              help="List labels below this confidence.")
+@click.option("--logbook", help="Only this logbook.")
+@fail_cleanly
+def review(db, out, apply_path, below, logbook) -> None:
+    """List labels worth a human look (--out), or apply a person's decisions (--apply)."""
+    if bool(out) == bool(apply_path):
+        raise click.UsageError("give one of --out FILE or --apply FILE")
+    if apply_path:
+        click.echo(Store(db).review(apply=apply_path).summary())
+    else:
+        click.echo(f"{Store(db).review(out, below=below, logbook=logbook)} rows -> {out}")
+
+
+@main.command()
+@db_option
+@click.option("--out", default="dashboard", show_default=True, type=click.Path(file_okay=False),
+              help="Folder for index.html and charts/*.png|svg.")
+@click.option("--logbook", "logbooks", multiple=True, help="Only this logbook (repeatable).")
+@click.option("--no-images", is_flag=True, help="Skip the PNG/SVG files (about half the time).")
+@fail_cleanly
+def dashboard(db, out, logbooks, no_images) -> None:
+    """Write one offline HTML dashboard, plus every chart as PNG and SVG."""
+    click.echo(Store(db).dashboard(out, logbooks or None, images=not no_images))
+
+
+@main.command()
+@click.option("--out", type=click.Path(file_okay=False), default="logbook-demo",
+              show_default=True, help="Folder for the demo database and dashboard.")
+@fail_cleanly
+def demo(out) -> None:
+    """Run the whole pipeline on generated sample logbooks and summarise what it found."""
+    from .demo import run_demo
+
+    result = run_demo(out)
+    for ingested in result.ingested:
+        click.echo(ingested.summary(), err=ingested.status == "error")
+    click.echo("\n".join(result.summary))
+    click.echo(f"database: {result.db}\ndashboard: {result.dashboard}")
+
+
+if __name__ == "__main__":
+    main(prog_name="logbook")

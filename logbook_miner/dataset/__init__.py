@@ -1,0 +1,1 @@
+"""The incident dataset: one file per table, its datapackage and card."""

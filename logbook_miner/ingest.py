@@ -1,0 +1,336 @@
+"""Ingest: files -> read -> segment -> classify -> store, one logbook per transaction.
+
+The CLI's `logbook ingest` is this module's `ingest()`; everything it prints
+comes from the IngestResult objects returned here.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import hashlib
+import multiprocessing
+import os
+import pickle
+import re
+import signal
+import sys
+import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, field
+from functools import partial
+from itertools import repeat
+from pathlib import Path
+
+from .errors import ArgumentError
+from .models import Entry, LabelledEntry
+from .read import (
+    DEFAULT_PDF_BACKEND,
+    SUPPORTED_SUFFIXES,
+    ReadError,
+    pdf_pages,
+    read,
+    regular_file,
+)
+from .read.duplicates import Renderings, fingerprint
+from .read.folder import read_merged
+from .segment import dates
+from .segment.entries import segment
+from .store import LogbookRecord, connect, default_db, load_entries, save_logbook, stored_sha256
+
+Classify = Callable[[Sequence[Entry]], list[LabelledEntry]]
+_CONTROL = re.compile(r"[\x00-\x1f\x7f\u2028\u2029]+")
+# Starting a worker (a Python with spaCy and the classifier) costs about a second, so a pool
+# pays only for more work than this, estimated from PDF pages and text bytes.
+_POOL_MIN_SECONDS = 3.0
+_PDF_PAGES_PER_SECOND = 70.0
+_TEXT_BYTES_PER_SECOND = 250_000.0
+
+
+@dataclass(slots=True)
+class IngestResult:
+    """What happened to one logbook: ingested, unchanged, or an error with its reason."""
+
+    logbook: str
+    path: str
+    status: str  # "ingested" | "unchanged" | "duplicate" | "skipped" | "error"
+    entries: int = 0
+    dated: int = 0
+    pages: int | None = None
+    seconds: float = 0.0
+    error: str | None = None
+    notes: list[str] = field(default_factory=list)  # files of a merged folder left out, and why
+    same_as: tuple[str, float] | None = None  # a duplicate's kept rendering and their likeness
+
+    def summary(self) -> str:
+        """One line, whatever the file name or the error message holds."""
+        if self.status == "error":
+            return _one_line(f"error: {self.path}: {self.error}")
+        if self.status == "skipped":
+            return _one_line("; ".join(self.notes))
+        if self.status == "duplicate" and self.same_as:
+            other, score = self.same_as
+            return _one_line(f"warning: {self.path}: same logbook as {other} ({score:.0%} of "
+                             "the text alike), not ingested; --force ingests it anyway")
+        if self.status == "unchanged":
+            return _one_line(f"{self.logbook}: unchanged ({self.path}), nothing to do")
+        pages = f", {self.pages} pages" if self.pages else ""
+        notes = "".join(f"; {note}" for note in self.notes)
+        return _one_line(f"{self.logbook}: {self.entries} entries, {self.dated} dated{pages}, "
+                         f"{self.seconds:.2f}s ({self.path}){notes}")
+
+
+@dataclass(slots=True)
+class Source:
+    """One logbook to ingest: a file, or several files merged in date order."""
+
+    logbook: str
+    paths: list[Path]
+    in_folder: bool = False  # found by listing a folder, not named by the user
+
+    @property
+    def label(self) -> str:
+        return str(self.paths[0].parent) if len(self.paths) > 1 else str(self.paths[0])
+
+    def sha256(self) -> str:
+        digest = hashlib.sha256()
+        for path in self.paths:
+            regular_file(path)
+            if len(self.paths) > 1:
+                digest.update(path.name.encode() + b"\0")
+            with path.open("rb") as fh:
+                for block in iter(lambda: fh.read(1 << 20), b""):
+                    digest.update(block)
+        return digest.hexdigest()
+
+
+def find_sources(paths: Iterable[str | Path], name: str | None = None,
+                 as_one: str | None = None, follow_links: bool = False,
+                 skipped: list[str] | None = None) -> list[Source]:
+    """Expand directories to their supported files; `as_one` merges them into one logbook.
+
+    A link inside a directory that points outside it is left out (and named in
+    `skipped`) unless `follow_links`: a folder of notes is not a way to /etc/passwd.
+    """
+    files: list[tuple[Path, bool]] = []  # (file, found in a folder)
+    for raw in paths:
+        path = Path(raw)
+        if path.is_dir():
+            inside = path.resolve()
+            for p in sorted(path.iterdir()):
+                if p.suffix.lower() not in SUPPORTED_SUFFIXES or not p.is_file():
+                    continue
+                if not follow_links and not p.resolve().is_relative_to(inside):
+                    if skipped is not None:
+                        skipped.append(f"skipped {p}: it links to {p.resolve()}, "
+                                       f"outside {path}")
+                    continue
+                files.append((p, True))
+        else:
+            files.append((path, False))
+    if as_one:
+        return [Source(as_one, [f for f, _ in files])] if files else []
+    if name and len(files) > 1:
+        raise ArgumentError("`name` names one logbook; use `as_one` NAME to merge several files")
+    return [Source(name or f.stem, [f], in_folder) for f, in_folder in files]
+
+
+@dataclass(slots=True)
+class Parsed:
+    """A parsed logbook as a worker hands it back: what the store needs, and its time."""
+
+    format: str
+    pages: int | None
+    title: str | None
+    entries: list[LabelledEntry]
+    seconds: float
+    notes: list[str]
+
+
+def ingest(paths: Iterable[str | Path], db: str | Path | None = None, name: str | None = None,
+           timezone: str | None = None, as_one: str | None = None,
+           classify: Classify | None = None, force: bool = False,
+           progress: Callable[[Iterator], Iterator] | None = None,
+           workers: int | None = None, pdf_backend: str = DEFAULT_PDF_BACKEND,
+           follow_links: bool = False) -> list[IngestResult]:
+    """Ingest files into the store; an unchanged file (same SHA-256) is skipped.
+
+    `classify` labels the entries (default: the taxonomy classifier, built only
+    if a file changed). Files are parsed (read, segment, classify) by `workers`
+    processes (default: one per core) and stored here, by the one DuckDB writer,
+    one transaction per logbook, in input order. A file found in a folder whose
+    text repeats a logbook the batch keeps (another rendering of it: x.md and
+    x.docx) is not stored, unless `force`; files named one by one always are.
+    Errors are returned as results, never raised, so one bad file never stops
+    a batch.
+    """
+    if timezone and dates.zone_info(timezone) is None:
+        raise ArgumentError(f"`timezone` {timezone!r}: unknown time zone (try ET or Europe/Paris)")
+    skipped: list[str] = []
+    sources = find_sources(paths, name, as_one, follow_links, skipped)
+    results = [IngestResult("", "", "skipped", notes=[note]) for note in skipped]
+    with connect(db or default_db()) as con:
+        shas: list[str | None] = []
+        for source in sources:
+            sha, error = _attempt(source.sha256)
+            unchanged = not force and sha is not None and stored_sha256(con, source.logbook) == sha
+            shas.append(None if unchanged or error else sha)
+            results.append(IngestResult(source.logbook, source.label,
+                                        "unchanged" if unchanged else "error", error=error))
+        ingested = results[len(skipped):]
+        todo = [s for s, sha in zip(sources, shas, strict=True) if sha]
+        parsed = _parse_all(todo, timezone, classify, pdf_backend, workers or _cores())
+        kept = Renderings()  # what this batch keeps, to tell a second rendering of it
+        for source, result in zip(sources, ingested, strict=True):
+            if todo and result.status == "unchanged":
+                kept.add(source.label, fingerprint(load_entries(con, source.logbook)))
+        iterator = progress(iter(sources)) if progress else iter(sources)
+        for source, sha, result in zip(iterator, shas, ingested, strict=True):
+            if not sha:
+                continue
+            parsed_one, error = next(parsed)
+            print_ = None if force or parsed_one is None else fingerprint(
+                le.entry for le in parsed_one.entries)
+            result.same_as = kept.same_as(print_) if print_ and source.in_folder else None
+            if result.same_as:
+                result.status = "duplicate"
+                continue
+            _store(con, source, sha, parsed_one, error, result)
+            if print_ and result.status == "ingested":
+                kept.add(source.label, print_)
+    return results
+
+
+def parse(source: Source, timezone: str | None, classify: Classify,
+          pdf_backend: str = DEFAULT_PDF_BACKEND) -> Parsed:
+    """Read, segment and classify one logbook; touches no database, so it can run anywhere."""
+    started = time.perf_counter()
+    notes: list[str] = []
+    if len(source.paths) == 1:
+        doc = read(source.paths[0], pdf_backend)
+    else:
+        merged = read_merged(source.paths, source.logbook, partial(read, pdf_backend=pdf_backend))
+        doc, notes = merged.document, merged.notes
+    labelled = classify(segment(doc, default_timezone=timezone))
+    return Parsed(doc.format, doc.pages, doc.title, labelled, time.perf_counter() - started,
+                  notes)
+
+
+def _store(con, source: Source, sha: str, parsed: Parsed | None, error: str | None,
+           result: IngestResult) -> None:
+    if parsed is not None:
+        started = time.perf_counter()
+        record = LogbookRecord(id=source.logbook, path=source.label, sha256=sha,
+                               format=parsed.format, pages=parsed.pages, title=parsed.title)
+        _, error = _attempt(save_logbook, con, record, parsed.entries)
+        result.seconds = parsed.seconds + time.perf_counter() - started
+    if error is not None:
+        result.error = error
+        return
+    entries = [le.entry for le in parsed.entries]
+    result.status, result.pages, result.notes = "ingested", parsed.pages, parsed.notes
+    result.entries, result.dated = len(entries), sum(e.date is not None for e in entries)
+
+
+def _attempt(fn: Callable, *args) -> tuple:
+    """(fn(*args), None), or (None, the one-line reason) for what a file can do wrong."""
+    try:
+        return fn(*args), None
+    except ReadError as exc:
+        return None, str(exc)
+    except OSError as exc:
+        return None, exc.strerror or str(exc)
+    except Exception as exc:  # a bug or a library's surprise: name it, and go on with the batch
+        return None, f"unexpected {type(exc).__name__}: {str(exc)[:200]}"
+
+
+def _parse_all(sources: list[Source], timezone: str | None, classify: Classify | None,
+               pdf_backend: str, workers: int) -> Iterator[tuple[Parsed | None, str | None]]:
+    """(Parsed, error) per source, in order: in worker processes when there is enough to do."""
+    if not sources:
+        return
+    if (workers < 2 or len(sources) < 2 or not _picklable(classify)
+            or estimated_seconds(sources) < _POOL_MIN_SECONDS):
+        classify = classify or _default_classifier()
+        for source in sources:
+            yield _attempt(parse, source, timezone, classify, pdf_backend)
+        return
+    # spawn: workers never inherit the open DuckDB connection or its threads, and are
+    # children of this process, so they can die with it (see _start_worker).
+    context = multiprocessing.get_context("spawn")
+    done = 0
+    with ProcessPoolExecutor(min(workers, len(sources)), mp_context=context,
+                             initializer=_start_worker, initargs=(classify, os.getpid())) as pool:
+        try:
+            for outcome in pool.map(_parse_in_worker, sources, repeat(timezone),
+                                    repeat(pdf_backend)):
+                done += 1
+                yield outcome
+        except BrokenProcessPool as exc:  # a worker died (out of memory, killed)
+            for _ in sources[done:]:
+                yield None, f"worker process died ({exc})"
+        except (KeyboardInterrupt, GeneratorExit):  # stop now: what is stored stays stored
+            pool.shutdown(wait=False, cancel_futures=True)
+            raise
+
+
+_worker_classify: Classify | None = None
+
+
+def _start_worker(classify: Classify | None, parent: int) -> None:
+    """Build the classifier once per worker process, not once per file.
+
+    A worker dies with the ingest (kill -9) and leaves Ctrl-C to it: the parent
+    decides what to keep, so workers never print their own tracebacks.
+    """
+    global _worker_classify
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if sys.platform.startswith("linux"):
+        ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+        if os.getppid() != parent:  # the parent died before the signal was armed
+            os._exit(1)
+    _worker_classify = classify or _default_classifier()
+
+
+def _parse_in_worker(source: Source, timezone: str | None,
+                     pdf_backend: str) -> tuple[Parsed | None, str | None]:
+    return _attempt(parse, source, timezone, _worker_classify, pdf_backend)
+
+
+def estimated_seconds(sources: Sequence[Source]) -> float:
+    """A rough single-process parse time: PDFs by their page count, other files by size."""
+    total = 0.0
+    for path in (p for source in sources for p in source.paths if p.is_file()):
+        pages = pdf_pages(path)
+        total += (pages / _PDF_PAGES_PER_SECOND if pages is not None
+                  else path.stat().st_size / _TEXT_BYTES_PER_SECOND)
+    return total
+
+
+def _picklable(classify: Classify | None) -> bool:
+    try:
+        pickle.dumps(classify)
+    except Exception:  # a lambda or a bound method of an unpicklable object: stay in-process
+        return False
+    return True
+
+
+def _cores() -> int:
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
+def _one_line(text: str) -> str:
+    """Newlines and control characters (from a file name or a library's message) -> spaces."""
+    return _CONTROL.sub(" ", text).strip()
+
+
+def no_labels(entries: Sequence[Entry]) -> list[LabelledEntry]:
+    """A classifier that finds nothing: store entries now, label them later."""
+    return [LabelledEntry(entry) for entry in entries]
+
+
+def _default_classifier() -> Classify:
+    from .label.classifier import Classifier  # spaCy loads only when something is to be labelled
+
+    return Classifier().classify

@@ -1,0 +1,1 @@
+"""Stage 3: codes and numbers for each entry, from rules kept as data; human corrections."""

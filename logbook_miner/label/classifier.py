@@ -1,0 +1,289 @@
+"""The classify stage: taxonomy codes, with the words they stand on, for each entry.
+
+All knowledge lives in data: `data/taxonomy.yaml` holds each code's spaCy
+token patterns and phrase lists, `data/context.yaml` the ConText triggers
+that stop a cue from counting (negated, hypothetical, another project's,
+general advice). This module only wires them into one spaCy pipeline
+(blank English + sentencizer + two span rulers, see patterns.AnchoredRuler, +
+the "context" component, which writes on each cue span `span._.context`: the
+trigger and category that drop it, or None), so it can be built once and run
+with `nlp.pipe` over many entries; `Classifier().nlp(text)` shows every decision.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+import numpy as np
+import spacy
+import yaml
+from spacy.attrs import IS_SPACE
+from spacy.language import Language
+from spacy.tokens import Doc
+
+from ..models import FAULT, INTERVENTION, Entry, Label, LabelledEntry
+from ..resources import DATA
+from . import context
+from .numbers import mine
+from .ruler import optimise  # also registers the "anchored_span_ruler" factory
+
+TAXONOMY_PATH = DATA / "taxonomy.yaml"
+CONTEXT_PATH = DATA / "context.yaml"
+SPANS_KEY = "taxonomy"
+FIELDS = ("heading", "text")
+KINDS = (FAULT, INTERVENTION)
+_WHITESPACE = re.compile(r"\s+")
+_SOFT_BEFORE = ",-(/+%&"  # a line ending in these stopped mid-sentence
+_WRAP_WIDTH = 60  # characters: a shorter line ended on purpose
+_MAX_WORD = 100  # characters: a longer run without whitespace is cut before tokenizing
+_PIECE_CHARS = 200_000  # characters of a field tokenized at once
+
+
+@dataclass(frozen=True, slots=True)
+class _Rule:
+    """What a taxonomy pattern group says about the spans it matches."""
+
+    code: str
+    kind: str
+    source: str
+    confidence: float
+    unless: frozenset[str]  # drop this cue when the entry already has one of these codes
+    inside: frozenset[str]  # drop this cue when a cue of one of these codes covers it
+
+
+def _read_taxonomy(path: Path | None) -> dict:
+    return yaml.safe_load((path or TAXONOMY_PATH).read_text(encoding="utf-8"))
+
+
+def load_taxonomy(path: Path | None = None) -> dict:
+    """The codes by kind: {"fault": {code: description}, "intervention": {...}}."""
+    out: dict[str, dict[str, str]] = {kind: {} for kind in KINDS}
+    for code, spec in _read_taxonomy(path)["codes"].items():
+        out[spec["kind"]][code] = spec["description"]
+    return out
+
+
+def _hard_break(text: str, m: re.Match) -> bool:
+    """True if a whitespace run ends a line for real, not a line wrapped by a PDF.
+
+    A wrapped line stops mid-sentence (on a word or a comma) and goes on in
+    lower case, or, when it is long enough to have hit the margin, in any word.
+    """
+    run = m.group()
+    if run.count("\n") != 1:
+        return run.count("\n") > 1
+    before = text[m.start() - 1] if m.start() else "\n"
+    after = text[m.end()] if m.end() < len(text) else "\n"
+    if not (before.isalnum() or before in _SOFT_BEFORE):
+        return True
+    line_length = m.start() - text.rfind("\n", 0, m.start()) - 1
+    return not (after.islower() or (after.isalpha() and line_length >= _WRAP_WIDTH))
+
+
+def normalise(text: str) -> tuple[str, list[int]]:
+    """Collapse whitespace so cues match across wrapped lines.
+
+    Each whitespace run becomes one "\\n" (a real line end, which also ends a
+    sentence) or one " ". Returns the new text and, for each of its
+    characters plus the end, the offset in `text` it came from.
+    """
+    parts: list[str] = []
+    where: list[int] = []
+    last = 0
+    for m in _WHITESPACE.finditer(text):
+        _add_word(parts, where, text, last, m.start())
+        parts.append("\n" if _hard_break(text, m) else " ")
+        where.append(m.start())
+        last = m.end()
+    _add_word(parts, where, text, last, len(text))
+    where.append(len(text))
+    return "".join(parts), where
+
+
+def _add_word(parts: list[str], where: list[int], text: str, start: int, end: int) -> None:
+    """Append text[start:end] (no whitespace in it), cut by a space every _MAX_WORD chars.
+
+    spaCy's tokenizer peels a word's prefixes and suffixes one at a time, each with a
+    regex over the rest: quadratic in a word of 20,000 ')' (60 s). No cue is that long.
+    """
+    for cut in range(start, end, _MAX_WORD):
+        if cut > start:
+            parts.append(" ")
+            where.append(cut)
+        parts.append(text[cut:min(cut + _MAX_WORD, end)])
+        where.extend(range(cut, min(cut + _MAX_WORD, end)))
+
+
+@Language.component("line_sentences")
+def line_sentences(doc: Doc) -> Doc:
+    """Start a sentence after each hard line break: log lines have no full stops."""
+    for i in np.flatnonzero(doc.to_array(IS_SPACE)[:-1]).tolist():
+        if "\n" in doc[i].text:
+            doc[i + 1].is_sent_start = True
+    return doc
+
+
+class Classifier:
+    """Labels entries with taxonomy codes; build once, then call `classify` on batches."""
+
+    def __init__(self, taxonomy_path: Path | None = None, context_path: Path | None = None):
+        self.nlp = spacy.blank("en")
+        # "...went into NaN." keeps its full stop by default (a capital before it reads as
+        # an abbreviation); a word ending in lower-then-upper case is no abbreviation.
+        suffixes = [*self.nlp.Defaults.suffixes, r"(?<=[a-z][A-Z])\."]
+        self.nlp.tokenizer.suffix_search = spacy.util.compile_suffix_regex(suffixes).search
+        # spaCy's 1M-character cap guards parser/NER memory; rule matching on a blank
+        # pipeline is linear, and a logbook entry (a pasted log) may be longer.
+        self.nlp.max_length = 100_000_000
+        self.nlp.add_pipe("sentencizer")
+        self.nlp.add_pipe("line_sentences")
+        self.rules: dict[str, _Rule] = {}
+        patterns = []
+        for code, spec in _read_taxonomy(taxonomy_path)["codes"].items():
+            for i, group in enumerate(spec.get("patterns", [])):
+                rule_id = f"{code}#{i}"
+                self.rules[rule_id] = _Rule(
+                    code=code,
+                    kind=spec["kind"],
+                    source=f"taxonomy:{group.get('name', rule_id)}",
+                    confidence=float(group.get("confidence", 0.8)),
+                    unless=frozenset(group.get("unless", ())),
+                    inside=frozenset(group.get("inside", ())),
+                )
+                for pattern in group.get("phrases", []) + group.get("tokens", []):
+                    patterns.append({"label": code, "pattern": optimise(pattern), "id": rule_id})
+        self.recurrence = context.load_recurrence(context_path or CONTEXT_PATH)
+        self.rules[context.RECURRENCE] = _Rule(
+            code=context.RECURRENCE, kind=FAULT, source="context:recurrence", confidence=0.7,
+            unless=frozenset(), inside=frozenset())
+        self._ruler("taxonomy_ruler", SPANS_KEY, patterns + self.recurrence.patterns)
+        rules, context_patterns = context.load_rules(context_path or CONTEXT_PATH)
+        self.plan_titles = context.load_plan_titles(context_path or CONTEXT_PATH)
+        self._ruler("context_ruler", context.SPANS_KEY, context_patterns)
+        kinds = {rule.code: rule.kind for rule in self.rules.values()}
+        self.context = self.nlp.add_pipe(
+            "context", config={"cues_key": SPANS_KEY}).configure(rules, kinds)
+
+    def _ruler(self, name: str, key: str, patterns: list[dict]) -> None:
+        ruler = self.nlp.add_pipe("anchored_span_ruler", name=name, config={"spans_key": key})
+        ruler.add_patterns(patterns)
+
+    def classify(self, entries: Iterable[Entry]) -> list[LabelledEntry]:
+        """Label a logbook's entries (all of them at once, so the logbook's own model is known)."""
+        entries = list(entries)
+        self.context.own_size = context.own_model_size(
+            getattr(e, f) or "" for e in entries for f in FIELDS)
+        docs = self.nlp.pipe(_pieces(entries), as_tuples=True)
+        by_entry = itertools.groupby(docs, key=lambda piece: piece[1][0])
+        results = []
+        for entry, (_, pieces) in zip(entries, by_entry, strict=True):
+            cues = []
+            plans = self._plans(entry)
+            for doc, (_, field, where) in pieces:
+                cues.extend(cue for cue in self._cues(doc, where, entry, field)
+                            if not _inside(cue[0], plans))
+            labels = _best(cues)
+            refers = [lb for lb in labels if lb.code == context.RECURRENCE]
+            labels = [lb for lb in labels if lb.code != context.RECURRENCE]
+            if refers:
+                have = {lb.code for lb in labels}
+                labels += [lb for lb in self._recurred(refers[0], results) if lb.code not in have]
+            results.append(LabelledEntry(entry, labels, mine(entry)))
+        return results
+
+    def _recurred(self, refers: Label, earlier: list[LabelledEntry]) -> list[Label]:
+        """The symptoms of the nearest earlier entry that has any, on `refers`' words."""
+        for previous in reversed(earlier[-self.recurrence.reach:] if self.recurrence.reach else []):
+            faults = sorted({lb.code for lb in previous.labels} & self.recurrence.symptoms)
+            if faults:
+                if len(faults) > self.recurrence.max_codes:
+                    return []
+                return [replace(refers, code=code) for code in faults]
+        return []
+
+    def _plans(self, entry: Entry) -> dict[str, list[tuple[int, int]]]:
+        """Per field, the character ranges that sit in a section titled as a plan."""
+        text = entry.text or ""
+        if context.plan_spans(entry.heading or "", self.plan_titles):
+            return {"heading": [(0, len(entry.heading))], "text": [(0, len(text))]}
+        return {"heading": [], "text": context.plan_spans(text, self.plan_titles)}
+
+    def _cues(
+        self, doc: Doc, where: list[int], entry: Entry, field: str
+    ) -> Iterator[tuple[Label, _Rule]]:
+        """Every pattern match in one field that no context trigger modifies."""
+        original = getattr(entry, field) or ""
+        for span in doc.spans[SPANS_KEY]:
+            rule = self.rules[span.id_]
+            if span._.context is not None:
+                continue
+            words = [tok for tok in span if not tok.is_space] or list(span)
+            start, end = where[words[0].idx], where[words[-1].idx + len(words[-1]) - 1] + 1
+            label = Label(
+                kind=rule.kind,
+                code=rule.code,
+                evidence=original[start:end],
+                field=field,
+                start=start,
+                end=end,
+                source=rule.source,
+                confidence=rule.confidence,
+            )
+            yield label, rule
+
+
+def _pieces(entries: list[Entry]) -> Iterator[tuple[str, tuple[int, str, list[int]]]]:
+    """(normalised text, (entry index, field, offsets)) per piece of each field, lazily.
+
+    A field longer than _PIECE_CHARS is cut at line ends into pieces, so the
+    tokens of a 100 MB pasted log are never all in memory at once.
+    """
+    for n, entry in enumerate(entries):
+        for field in FIELDS:
+            text = getattr(entry, field) or ""
+            for start, end in _piece_bounds(text):
+                # a closing line end lets a pattern look one token past the last word
+                flat, where = normalise(text[start:end] + "\n")
+                yield flat, (n, field, [start + w for w in where] if start else where)
+
+
+def _piece_bounds(text: str) -> Iterator[tuple[int, int]]:
+    start = 0
+    while len(text) - start > _PIECE_CHARS:
+        cut = text.rfind("\n", start + _PIECE_CHARS // 2, start + _PIECE_CHARS) + 1
+        end = cut or start + _PIECE_CHARS
+        yield start, end
+        start = end
+    yield start, len(text)
+
+
+def _inside(label: Label, plans: dict[str, list[tuple[int, int]]]) -> bool:
+    return any(start <= label.start < end for start, end in plans[label.field])
+
+
+def _covered(label: Label, rule: _Rule, cues: list[tuple[Label, _Rule]]) -> bool:
+    """True if a cue of one of the rule's `inside` codes spans this cue's words."""
+    return any(
+        other.code in rule.inside and other.field == label.field
+        and other.start <= label.start and label.end <= other.end
+        for other, _ in cues
+    )
+
+
+def _best(cues: list[tuple[Label, _Rule]]) -> list[Label]:
+    """One label per code: the most confident cue, the earliest on ties (heading first)."""
+    codes = {label.code for label, _ in cues}
+    best: dict[str, Label] = {}
+    order = {field: i for i, field in enumerate(FIELDS)}
+    for label, rule in cues:
+        if rule.unless & codes or (rule.inside and _covered(label, rule, cues)):
+            continue
+        key = (-label.confidence, order[label.field], label.start)
+        held = best.get(label.code)
+        if held is None or key < (-held.confidence, order[held.field], held.start):
+            best[label.code] = label
+    return sorted(best.values(), key=lambda lb: (KINDS.index(lb.kind), lb.code))

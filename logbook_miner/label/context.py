@@ -1,0 +1,254 @@
+"""ConText-style modifiers: which matched cues are negated, hypothetical or not ours.
+
+A cue such as "ECC errors" only means a fault happened when the sentence says
+so: "no ECC errors since" and "ECC errors might be the cause" do not. The
+algorithm is that of medspaCy's ConText (Chapman et al.): trigger phrases,
+matched by the pipeline's span ruler from `data/context.yaml`, open a scope
+forward, backward or both ways up to the end of the sentence, a terminator
+("but", ";") or `max_scope` tokens; a cue inside a scope takes the
+trigger's category. Pseudo-triggers ("not only") cancel triggers they
+overlap.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+import yaml
+from spacy.language import Language
+from spacy.tokens import Doc, Span
+
+from .ruler import optimise
+
+SPANS_KEY = "context"
+TERMINATE = "TERMINATE"
+PSEUDO = "PSEUDO"
+DIRECTIONS = ("forward", "backward", "bidirectional")
+MODEL_SIZE = re.compile(r"\b(\d+(?:\.\d+)?)\s*([BbTt])(?![\w-]*tokens)\b")
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    """One trigger group of context.yaml."""
+
+    category: str
+    direction: str
+    kinds: frozenset[str]
+    max_scope: int | None
+    model_size: bool  # fires only when the size named differs from the logbook's own
+
+
+@dataclass(frozen=True, slots=True)
+class Scope:
+    """Tokens [start, end) of a doc that a trigger modifies."""
+
+    rule: Rule
+    trigger: Span
+    start: int
+    end: int
+
+    def covers(self, span: Span, kind: str) -> bool:
+        """True if `span` (a cue of `kind`) lies in this scope and is not the trigger itself."""
+        if kind not in self.rule.kinds:
+            return False
+        if span.start < self.trigger.end and self.trigger.start < span.end:
+            return False
+        return span.start < self.end and self.start < span.end
+
+
+def load_rules(path: Path) -> tuple[dict[str, Rule], list[dict]]:
+    """Read context.yaml -> (rule by id, span-ruler patterns labelled with the rule id)."""
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    rules: dict[str, Rule] = {}
+    patterns: list[dict] = []
+    for i, group in enumerate(data["rules"]):
+        category = group["category"]
+        direction = group.get("direction", "forward")
+        if direction not in DIRECTIONS:
+            raise ValueError(f"{path}: rule {i}: direction {direction!r} not in {DIRECTIONS}")
+        rule_id = f"{category}#{i}"
+        rules[rule_id] = Rule(
+            category=category,
+            direction=direction,
+            kinds=frozenset(group.get("kinds", ("fault", "intervention"))),
+            max_scope=group.get("max_scope"),
+            model_size=bool(group.get("model_size", False)),
+        )
+        for pattern in group.get("phrases", []) + group.get("tokens", []):
+            patterns.append({"label": rule_id, "pattern": optimise(pattern)})
+    for label, key in ((TERMINATE, "terminators"), (PSEUDO, "pseudo")):
+        for pattern in data.get(key, []):
+            patterns.append({"label": label, "pattern": pattern})
+    return rules, patterns
+
+
+_LIST_ITEM = re.compile(r"^\s*(?:[-*•+]|\d+[.)]|[a-z][.)])\s")
+_MAX_TITLE = 120  # characters: a title line ending in ':'
+_MAX_HEADING = 60  # characters: a line standing as a sub-heading
+
+
+RECURRENCE = "RECURRENCE"
+
+
+@dataclass(frozen=True, slots=True)
+class Recurrence:
+    """context.yaml's `recurrence`: how far back an entry's "same problem" may refer."""
+
+    reach: int  # entries back
+    max_codes: int  # an earlier entry with more fault codes than this is no one failure
+    symptoms: frozenset[str]  # the codes that recur: what was seen, not a cause found
+    patterns: list[dict]
+
+
+def load_recurrence(path: Path) -> Recurrence:
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    patterns = [{"label": RECURRENCE, "pattern": optimise(p), "id": RECURRENCE}
+                for p in data.get("recurrence", [])]
+    return Recurrence(int(data.get("recurrence_reach", 0)), int(data.get("recurrence_codes", 0)),
+                      frozenset(data.get("recurrence_symptoms", ())), patterns)
+
+
+def load_plan_titles(path: Path) -> list[re.Pattern]:
+    """context.yaml's `plan_sections`: what a section's title says when it holds plans."""
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    return [re.compile(p, re.IGNORECASE) for p in data.get("plan_sections", [])]
+
+
+def _unmarked(line: str) -> str:
+    """A line without Markdown's heading, list, quote and emphasis marks at its ends."""
+    return line.lstrip(" \t#*_>-").rstrip(" \t*_")
+
+
+def _titled_as_plan(line: str, titles: list[re.Pattern]) -> bool:
+    return any(t.search(line) for t in titles)
+
+
+def plan_spans(text: str, titles: list[re.Pattern]) -> list[tuple[int, int]]:
+    """Character ranges of `text` inside sections titled as plans ("Future experiments:").
+
+    A title is a line of its own: one ending in ':' owns the list it introduces (up to
+    the first paragraph after a blank line that is not a list item); a short line with
+    no closing punctuation (a folded sub-heading) owns what follows up to the next such
+    line standing alone between blank lines.
+    """
+    lines, at = [], 0
+    for raw in text.split("\n"):
+        lines.append((at, raw))
+        at += len(raw) + 1
+    spans: list[tuple[int, int]] = []
+    i = 0
+    while i < len(lines):
+        start, raw = lines[i]
+        line = _unmarked(raw)
+        colon = line.endswith(":") and len(line) <= _MAX_TITLE
+        heading = _heading_like(lines, i)
+        if not ((colon or heading) and _titled_as_plan(line, titles)):
+            i += 1
+            continue
+        j = i + 1
+        while j < len(lines) and not _section_ends(lines, j, colon):
+            j += 1
+        spans.append((start, lines[j][0] if j < len(lines) else len(text)))
+        i = j
+    return spans
+
+
+def _heading_like(lines: list[tuple[int, str]], i: int) -> bool:
+    line = _unmarked(lines[i][1])
+    blank_before = i == 0 or not lines[i - 1][1].strip()
+    return (0 < len(line) <= _MAX_HEADING and blank_before and line[-1] not in ".!?;,"
+            and not _LIST_ITEM.match(lines[i][1]))
+
+
+def _section_ends(lines: list[tuple[int, str]], j: int, colon: bool) -> bool:
+    raw = lines[j][1]
+    if not raw.strip():
+        return False
+    after_blank = not lines[j - 1][1].strip()
+    if colon:
+        return after_blank and not _LIST_ITEM.match(raw) and not raw.startswith((" ", "\t"))
+    blank_after = j + 1 >= len(lines) or not lines[j + 1][1].strip()
+    return _heading_like(lines, j) and blank_after
+
+
+def own_model_size(texts: Iterable[str]) -> str | None:
+    """The model size a logbook names most often ("176B"): the size of its own run."""
+    sizes = Counter(f"{m[1]}{m[2].upper()}" for text in texts for m in MODEL_SIZE.finditer(text))
+    return sizes.most_common(1)[0][0] if sizes else None
+
+
+def _names_other_model(trigger: Span, own_size: str | None) -> bool:
+    m = MODEL_SIZE.search(trigger.text)
+    return bool(m) and f"{m[1]}{m[2].upper()}" != own_size
+
+
+def scopes(doc: Doc, rules: dict[str, Rule], own_size: str | None = None) -> list[Scope]:
+    """The scopes opened by the context triggers found in `doc`."""
+    found = doc.spans.get(SPANS_KEY, [])
+    pseudo = [s for s in found if s.label_ == PSEUDO]
+    stops = [s for s in found if s.label_ == TERMINATE]
+    out: list[Scope] = []
+    for trig in found:
+        rule = rules.get(trig.label_)
+        if rule is None or any(p.start <= trig.start and trig.end <= p.end for p in pseudo):
+            continue
+        if rule.model_size and not _names_other_model(trig, own_size):
+            continue
+        sent = doc[trig.start].sent
+        start, end = trig.start, trig.end
+        if rule.direction != "backward":
+            end = min([sent.end, *(t.start for t in stops if t.start >= trig.end)])
+            if rule.max_scope is not None:
+                end = min(end, trig.end + rule.max_scope)
+        if rule.direction != "forward":
+            start = max([sent.start, *(t.end for t in stops if t.end <= trig.start)])
+            if rule.max_scope is not None:
+                start = max(start, trig.start - rule.max_scope)
+        out.append(Scope(rule, trig, start, end))
+    return out
+
+
+def modifier(span: Span, kind: str, found: list[Scope]) -> Scope | None:
+    """The first scope that modifies a cue, or None when the cue stands as written."""
+    return next((s for s in found if s.covers(span, kind)), None)
+
+
+if not Span.has_extension("context"):
+    Span.set_extension("context", default=None)
+
+
+class ConText:
+    """The pipeline component: each cue span gets `span._.context`, the Scope that
+    modifies it (its category and trigger), or None when the cue stands as written.
+
+    As in medspaCy, the decision is written on the doc, so `nlp(text)` shows why a
+    cue was kept or dropped. `kinds` maps a cue's label to fault or intervention;
+    `own_size` is the model size of the logbook being labelled (set per logbook).
+    """
+
+    def __init__(self, cues_key: str) -> None:
+        self.cues_key = cues_key
+        self.rules: dict[str, Rule] = {}
+        self.kinds: dict[str, str] = {}
+        self.own_size: str | None = None
+
+    def configure(self, rules: dict[str, Rule], kinds: dict[str, str]) -> ConText:
+        """Give the component context.yaml's rules and the cue codes' kinds; returns it."""
+        self.rules, self.kinds = rules, kinds
+        return self
+
+    def __call__(self, doc: Doc) -> Doc:
+        found = scopes(doc, self.rules, self.own_size)
+        for span in doc.spans.get(self.cues_key, []):
+            span._.context = modifier(span, self.kinds[span.label_], found)
+        return doc
+
+
+@Language.factory("context", default_config={"cues_key": "taxonomy"})
+def make_context(nlp: Language, name: str, cues_key: str) -> ConText:
+    """`nlp.add_pipe("context", config={"cues_key": ...})`, then `.configure(rules, kinds)`."""
+    return ConText(cues_key)

@@ -1,0 +1,99 @@
+"""Numbers mined from an entry: steps, losses, throughput, settings before/after, costs.
+
+The regexes live in `data/metrics.yaml` so that a new log format means a new
+line of data; this module compiles them once (with the literal text each one
+needs, so that most are skipped by a substring test) and turns matches into
+Metric objects whose offsets point into the entry's heading or text.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+import yaml
+
+from ..models import Entry, Metric
+from ..resources import DATA
+from .ruler import clue
+
+METRICS_PATH = DATA / "metrics.yaml"
+FIELDS = ("heading", "text")
+_VALUE_GROUPS = {"value": "", "neg": "", "before": "_before", "after": "_after"}
+
+
+@dataclass(frozen=True, slots=True)
+class _Pattern:
+    name: str
+    unit: str | None
+    regex: re.Pattern[str]
+    factor: float
+    scale: dict[str, float]
+    clue: frozenset[str] | None  # one of these is in any text the regex matches (case-folded)
+    unless: tuple[re.Pattern[str], ...]  # a sentence matching one is not about this run
+
+
+@cache
+def _patterns(path: Path = METRICS_PATH) -> tuple[_Pattern, ...]:
+    """Compile metrics.yaml once per process."""
+    out = []
+    for spec in yaml.safe_load(path.read_text(encoding="utf-8"))["metrics"]:
+        scale = {str(k).lower(): float(v) for k, v in (spec.get("scale") or {}).items()}
+        unless = tuple(re.compile(r, re.IGNORECASE) for r in spec.get("unless", ()))
+        for item in spec["patterns"]:
+            item = item if isinstance(item, dict) else {"regex": item}
+            regex = re.compile(item["regex"], re.IGNORECASE)
+            factor = float(item.get("factor", 1.0))
+            found = clue(item["regex"])
+            out.append(_Pattern(spec["name"], spec.get("unit"), regex, factor, scale, found,
+                                unless))
+    return tuple(out)
+
+
+def _number(text: str) -> float:
+    return float(text.replace(",", "").replace("_", "").rstrip("."))
+
+
+def _metrics(p: _Pattern, m: re.Match[str], field: str) -> list[Metric]:
+    groups = m.groupdict()
+    factor = p.factor * (1000.0 if groups.get("k") else 1.0)
+    if groups.get("per") is not None:
+        factor *= p.scale.get(groups["per"].lower(), 1.0)
+    out = []
+    for group, suffix in _VALUE_GROUPS.items():
+        if groups.get(group) is None:
+            continue
+        value = _number(groups[group]) * factor * (-1 if group == "neg" else 1)
+        out.append(Metric(p.name + suffix, value, p.unit, m.group(), field, m.start(), m.end()))
+    return out
+
+
+_SENTENCE_END = re.compile(r"[.!?](?=\s)|\n\s*\n")
+
+
+def _sentence(text: str, m: re.Match[str]) -> str:
+    """The sentence around a match: from the last sentence end before it to the next."""
+    start = max((e.end() for e in _SENTENCE_END.finditer(text, max(0, m.start() - 400),
+                                                          m.start())), default=0)
+    after = _SENTENCE_END.search(text, m.end(), m.end() + 400)
+    return text[start:after.start() if after else min(len(text), m.end() + 400)]
+
+
+def mine(entry: Entry) -> list[Metric]:
+    """Every number the metric patterns find in the entry's heading and text, in text order."""
+    found: dict[tuple[str, str, int], Metric] = {}
+    for field in FIELDS:
+        text = getattr(entry, field) or ""
+        folded = text.casefold()
+        for p in _patterns():
+            if p.clue and not any(c in folded for c in p.clue):
+                continue  # a substring test is much cheaper than running the regex
+            for m in p.regex.finditer(text):
+                if p.unless and any(u.search(_sentence(text, m)) for u in p.unless):
+                    continue
+                for metric in _metrics(p, m, field):
+                    key = (metric.name, field, metric.start)
+                    found.setdefault(key, metric)
+    return sorted(found.values(), key=lambda x: (FIELDS.index(x.field), x.start, x.name))

@@ -1,0 +1,165 @@
+"""Counts and rates stated in prose: "40+ restarts since Nov 17", "~2 machines go down every day".
+
+Recap notes state how often things failed without an entry per failure
+(TAXONOMY rule 14), and those statements are the best evidence of the real
+failure rate. Each becomes a `Rate`: how many events of which code, with what
+bound, over how many hours (a stated frequency, or a count over a stated
+period ending at the entry's date). The vocabulary is `data/rates.yaml`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import date, timedelta
+from functools import cache
+from pathlib import Path
+
+import yaml
+
+from ..models import Entry
+from ..resources import DATA
+from ..segment import dates
+
+RATES_PATH = DATA / "rates.yaml"
+_SENTENCE = re.compile(r"[^.!?\n]+(?:[.!?]+|\n|$)")
+_HYPOTHETICAL = re.compile(r"\b(?:if|would|could|might|should|expect|expected)\b", re.IGNORECASE)
+_SINCE_REACH = 40  # characters after "since" in which its date stands
+
+
+@dataclass(frozen=True, slots=True)
+class Rate:
+    """`events` events of `code` (bound '>=', '~' or '=') in `hours`, as an entry states it."""
+
+    code: str
+    events: float
+    bound: str
+    hours: float
+    period_start: date | None  # for a count over a stated period; None for a frequency
+    period_end: date | None
+    evidence: str  # the sentence
+    field: str
+    start: int
+    end: int
+
+    @property
+    def mtbf_hours(self) -> float:
+        return self.hours / self.events
+
+
+@dataclass(frozen=True, slots=True)
+class _Vocabulary:
+    events: tuple[tuple[str, re.Pattern[str]], ...]
+    quantities: tuple[tuple[re.Pattern[str], str], ...]
+    words: dict[str, float]
+    frequencies: tuple[tuple[re.Pattern[str], float], ...]
+    units: dict[str, float]
+    approximate: re.Pattern[str]
+    since: re.Pattern[str]
+    last: re.Pattern[str]
+
+
+@cache
+def _vocabulary(path: Path = RATES_PATH) -> _Vocabulary:
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+
+    def rx(text: str) -> re.Pattern[str]:
+        return re.compile(text, re.IGNORECASE)
+
+    return _Vocabulary(
+        events=tuple((code, rx(r"\b" + p)) for code, ps in data["events"].items() for p in ps),
+        quantities=tuple((rx(f"(?:{q['regex']})" + r"\s+$"), q["bound"])
+                         for q in data["quantities"]),
+        words={k: float(v) for k, v in data["words"].items()},
+        frequencies=tuple((rx(f["regex"]), float(f["hours"])) for f in data["frequencies"]),
+        units={k: float(v) for k, v in data["units"].items()},
+        approximate=rx(data["approximate"]),
+        since=rx(data["periods"]["since"]),
+        last=rx(data["periods"]["last"]),
+    )
+
+
+def mine_rates(entry: Entry) -> list[Rate]:
+    """Every count or rate the entry's text states, with the hours it covers."""
+    vocab = _vocabulary()
+    found: list[Rate] = []
+    for field in ("heading", "text"):
+        text = getattr(entry, field) or ""
+        previous = ""
+        for sentence in _SENTENCE.finditer(text):
+            found += _in_sentence(vocab, entry, field, sentence, previous)
+            previous = sentence.group()
+    return found
+
+
+def _in_sentence(vocab: _Vocabulary, entry: Entry, field: str, sentence: re.Match,
+                 previous: str) -> list[Rate]:
+    text = sentence.group()
+    out = []
+    for code, pattern in vocab.events:
+        for event in pattern.finditer(text):
+            if _HYPOTHETICAL.search(text, 0, event.start()):
+                continue
+            quantity = _quantity(vocab, text[:event.start()])
+            if quantity is None:
+                continue
+            events, bound = quantity
+            span = _span(vocab, entry, text, previous, bound)
+            if span is None or events <= 0:
+                continue
+            hours, start, end, bound = span
+            evidence = text.strip()
+            at = sentence.start() + text.index(evidence)
+            out.append(Rate(code, events, bound, hours, start, end, evidence, field, at,
+                            at + len(evidence)))
+    return out
+
+
+def _quantity(vocab: _Vocabulary, before: str) -> tuple[float, str] | None:
+    """The number right before the event words ("40+", "~2", "over 100", "one of the")."""
+    if re.search(r"\bone\s+of\s+(?:the|our)\s+$", before, re.IGNORECASE):
+        return 1.0, "="
+    for pattern, bound in vocab.quantities:
+        m = pattern.search(before[-40:])
+        if m:
+            groups = m.groupdict()
+            if groups.get("n"):
+                return float(groups["n"].replace(",", "").rstrip(".")), bound
+            return vocab.words[" ".join(groups["word"].lower().split())], bound
+    return None
+
+
+def _span(vocab: _Vocabulary, entry: Entry, text: str, previous: str,
+          bound: str) -> tuple[float, date | None, date | None, str] | None:
+    """(hours, period start, period end, bound) the count covers, or None if no period.
+
+    "Since then" takes its date from the sentence before ("... since the November
+    17th update. Since then, we've had 40+ restarts").
+    """
+    for pattern, hours in vocab.frequencies:
+        m = pattern.search(text)
+        if m:
+            groups = m.groupdict()
+            if groups.get("n"):
+                hours = float(groups["n"]) * vocab.units[groups["unit"].lower()]
+            return hours, None, None, "~" if vocab.approximate.search(text) else bound
+    if entry.date is None:
+        return None
+    for since_text in (text, previous):
+        since = vocab.since.search(since_text)
+        found = since and dates.find_dates(since_text[since.end():since.end() + _SINCE_REACH])
+        if found:
+            d = found[0]
+            begun = d.value or dates.infer_year(d.month, d.day, entry.date)
+            if begun < entry.date:
+                return (entry.date - begun).days * 24.0, begun, entry.date, bound
+            break
+    last = vocab.last.search(text)
+    if last:
+        n = last.group("n")
+        count = vocab.words.get((n or "one").lower(), None) if not (n or "").isdigit() else float(n)
+        count = count or (3.0 if n == "few" else 1.0)
+        unit = last.group("unit").lower().rstrip("s")
+        hours = count * {"day": 24.0, "week": 168.0, "month": 720.0}[unit]
+        return hours, entry.date - timedelta(hours=hours), entry.date, bound
+    return None

@@ -1,0 +1,179 @@
+"""Human review: the labels worth a look go out as a CSV, a person's decisions come back.
+
+`write_review` lists low-confidence labels, labels of entries whose date breaks
+the chronology, and entries with no label, each with its evidence and an
+empty `decision` column. In `decision` a person writes `accept`, `reject`,
+or a replacement code; on a row without a code (or a row they add, with a
+code), a code or `add` adds that code. `apply_review` validates every row
+before storing any, stores the decisions (store.corrections) and relabels
+the logbooks concerned, so the decisions take effect at once.
+"""
+
+from __future__ import annotations
+
+import csv
+from dataclasses import dataclass
+from datetime import date
+from pathlib import Path
+
+from ..models import Entry
+from ..resources import QUERIES
+from ..store import connect, default_db, load_entries, save_corrections
+from . import corrections as cx
+from .relabel import Classify, relabel_stored
+
+REVIEW_QUERY = QUERIES / "review" / "candidates.sql"
+DEFAULT_BELOW = 0.75
+_ADD = ("accept", "add")
+
+
+@dataclass(slots=True)
+class Applied:
+    """What `apply_review` stored: decisions by kind, and the logbooks relabelled."""
+
+    decisions: dict[str, int]
+    logbooks: list[str]
+
+    def summary(self) -> str:
+        counts = ", ".join(f"{n} {d}" for d, n in sorted(self.decisions.items())) or "no decisions"
+        return f"{counts}; relabelled {', '.join(self.logbooks) or 'nothing'}"
+
+
+def write_review(out: str | Path, db: str | Path | None = None, below: float = DEFAULT_BELOW,
+                 logbook: str | None = None) -> int:
+    """Write the review CSV; return its number of rows."""
+    with connect(db or default_db(), read_only=True) as con:
+        cursor = con.execute(REVIEW_QUERY.read_text(), {"below": below, "logbook": logbook})
+        header = [d[0] for d in cursor.description]
+        rows = cursor.fetchall()
+    with Path(out).open("w", newline="", encoding="utf-8") as fh:
+        writer = csv.writer(fh)
+        writer.writerow(header)
+        writer.writerows(["" if v is None else v for v in row] for row in rows)
+    return len(rows)
+
+
+def apply_review(path: str | Path, db: str | Path | None = None,
+                 classify: Classify | None = None) -> Applied:
+    """Store the decisions of a review CSV and relabel; refuse the whole file on a bad row."""
+    kinds = _kinds()
+    rows = _read_decisions(Path(path))
+    with connect(db or default_db()) as con:
+        entries: dict[str, list[Entry]] = {}
+        decided = []
+        for number, row in enumerate(rows, start=2):  # row 1 is the header, as in a spreadsheet
+            where = f"{path}: row {number}"
+            logbook = (row.get("logbook") or "").strip()
+            if logbook not in entries:
+                entries[logbook] = load_entries(con, logbook)
+            correction = _decide(row, where, entries[logbook], kinds)
+            if correction:
+                decided.append(correction)
+        save_corrections(con, decided)
+        logbooks = sorted({c.logbook for c in decided})
+        relabel_stored(con, logbooks, classify)
+    counts: dict[str, int] = {}
+    for c in decided:
+        counts[c.decision] = counts.get(c.decision, 0) + 1
+    return Applied(counts, logbooks)
+
+
+_NEEDED = ("logbook", "code", "decision")
+_WHERE = (("seq",), ("heading", "date"))  # either names the entry
+
+
+def _read_decisions(path: Path) -> list[dict]:
+    """The CSV's rows, once its encoding, delimiter and header are known to be right.
+
+    Checked before anything is stored: a file that is empty, not UTF-8, split by ';'
+    or missing a column would otherwise apply nothing and say so quietly.
+    """
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"{path}: not UTF-8 text (byte {exc.start}); save the CSV as UTF-8")\
+            from None
+    lines = text.splitlines()
+    if not lines or not lines[0].strip():
+        raise ValueError(f"{path}: empty; expected the CSV that `logbook review --out` writes")
+    header = next(csv.reader([lines[0]]))
+    if len(header) == 1 and any(sep in lines[0] for sep in ";\t|"):
+        sep = next(sep for sep in ";\t|" if sep in lines[0])
+        raise ValueError(f"{path}: columns are separated by {sep!r}; write the CSV with commas")
+    missing = [c for c in _NEEDED if c not in header]
+    if not any(all(c in header for c in way) for way in _WHERE):
+        missing.append("seq (or heading and date)")
+    if missing:
+        raise ValueError(f"{path}: missing column(s) {', '.join(missing)}; "
+                         "expected the header that `logbook review --out` writes")
+    return list(csv.DictReader(lines))
+
+
+def _kinds() -> dict[str, str]:
+    from .classifier import load_taxonomy
+
+    return {code: kind for kind, codes in load_taxonomy().items() for code in codes}
+
+
+def _decide(row: dict, where: str, entries: list[Entry],
+            kinds: dict[str, str]) -> cx.Correction | None:
+    """One CSV row -> a Correction (None: no decision), or ValueError naming the row."""
+    decision = (row.get("decision") or "").strip()
+    if not decision:
+        return None
+    code = (row.get("code") or "").strip()
+    entry = _entry(row, where, entries)
+    verb = decision.lower()
+    if verb in (*_ADD, "reject") or code:
+        _known(code, where, kinds, "code")
+    if verb not in (*_ADD, "reject"):
+        _known(decision, where, kinds, "decision")
+    if verb in _ADD or decision == code:
+        verb, target = cx.ACCEPT, code
+    elif verb == "reject":
+        verb, target = cx.REJECT, code
+    elif not code:
+        verb, target = cx.ACCEPT, decision
+    else:
+        if kinds[decision] != kinds[code]:
+            raise ValueError(f"{where}: {decision} is an {kinds[decision]} code and {code} a "
+                             f"{kinds[code]} code; reject one and add the other")
+        verb, target = cx.REPLACE, code
+    return cx.Correction(
+        logbook=(row.get("logbook") or "").strip(), heading=entry.heading, date=entry.date,
+        kind=kinds[target], code=target, decision=verb,
+        replacement=decision if verb == cx.REPLACE else None,
+        evidence=row.get("evidence") or "")
+
+
+def _known(code: str, where: str, kinds: dict[str, str], column: str) -> None:
+    if not code:
+        raise ValueError(f"{where}: this decision needs a code in the `code` column")
+    if code not in kinds:
+        raise ValueError(f"{where}: unknown code {code!r} in `{column}` "
+                         "(not in data/taxonomy.yaml; use accept, reject or a code)")
+
+
+def _entry(row: dict, where: str, entries: list[Entry]) -> Entry:
+    """The row's entry: by heading and date when given (they survive re-ingest), else by seq."""
+    if not entries:
+        raise ValueError(f"{where}: no logbook {row.get('logbook')!r} in the database")
+    heading = (row.get("heading") or "").strip()
+    if heading:
+        when = _date(row.get("date"), where)
+        for entry in entries:
+            if entry.heading.strip() == heading and entry.date == when:
+                return entry
+        raise ValueError(f"{where}: no entry headed {heading!r} dated {when or 'none'}")
+    seq = (row.get("seq") or "").strip()
+    for entry in entries:
+        if str(entry.seq) == seq:
+            return entry
+    raise ValueError(f"{where}: no entry with seq {seq!r} (give seq, or heading and date)")
+
+
+def _date(text: str | None, where: str) -> date | None:
+    try:
+        return date.fromisoformat(text.strip()) if text and text.strip() else None
+    except ValueError:
+        raise ValueError(f"{where}: date {text!r} is not YYYY-MM-DD") from None

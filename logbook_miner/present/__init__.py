@@ -1,0 +1,1 @@
+"""What people see: charts, the dashboard page, the CLI's tables."""

@@ -1,0 +1,131 @@
+"""Chart builders for what failures do to training: mined metrics, and a cost simulator.
+
+The simulator is the model of `logbook_miner.analytics.cost.simulate_cost` written as
+Vega expressions, so the sliders recompute it in the browser with no server;
+`COST_MODEL` holds each formula once and both the curve and the readout use it.
+"""
+
+from __future__ import annotations
+
+import altair as alt
+import pandas as pd
+
+from .charts import WIDTH, empty, time_x, utc, utc_tooltip
+
+METRIC_PANELS = {
+    "lm_loss": "LM loss", "grad_norm": "Gradient norm", "tflops": "TFLOPS per GPU",
+    "samples_per_second": "Samples per second", "words_per_second": "Words per second",
+}
+FAILURE_RULE = "#d62728"
+
+
+def training_metrics(points: pd.DataFrame, failures: pd.DataFrame) -> alt.Chart:
+    """One panel per mined metric against date, with the failures of the same logbooks as rules."""
+    title = alt.Title("Training metrics mined from the notes",
+                      subtitle="Red dashed lines: failures. Values are as quoted in the notes.")
+    if points.empty:
+        return empty(title, "No loss, grad norm or throughput figures found in the notes")
+    failures = failures[failures["logbook"].isin(points["logbook"].unique())]
+    rules = alt.Chart(utc(failures, "ts")).mark_rule(
+        color=FAILURE_RULE, strokeDash=[4, 3], opacity=0.6,
+    ).encode(x=time_x(), tooltip=["heading:N", "when:N", "labels:N"])
+    panels = []
+    for name, label in METRIC_PANELS.items():
+        df = points[points["name"] == name]
+        if df.empty:
+            continue
+        line = alt.Chart(utc(df, "ts")).mark_line(point=True, strokeWidth=1.5).encode(
+            x=time_x(title=None), y=alt.Y("value:Q", title=label, scale=alt.Scale(zero=False)),
+            color=alt.Color("logbook:N", title="Logbook"),
+            tooltip=["logbook:N", utc_tooltip("ts", "At", "%Y-%m-%d"),
+                     alt.Tooltip("value:Q", title=label, format=",.4~g"),
+                     alt.Tooltip("n:Q", title="Values averaged")],
+        )
+        layer = alt.layer(line, rules) if not failures.empty else line
+        panels.append(layer.properties(width=WIDTH, height=130))
+    return alt.vconcat(*panels, spacing=8).resolve_scale(x="shared").properties(title=title)
+
+
+# Hours unless named otherwise; `tau` is the compute time between checkpoints in hours.
+COST_MODEL = {
+    "wall": "days * 24",
+    "rate": "failures_per_day / 24",
+    "cost_h": "checkpoint_cost_s / 3600",
+    "failures": "datum.wall * datum.rate",
+    "repair": "datum.failures * mttr_h",
+    "rework": "datum.failures * (datum.tau + datum.cost_h) / 2",
+    "checkpoints": "max(datum.wall - datum.repair, 0) * datum.cost_h / (datum.tau + datum.cost_h)",
+    "goodput": "max(0, datum.wall - datum.repair - datum.rework - datum.checkpoints) / datum.wall",
+    "lost_gpu_h": "gpus * datum.wall * (1 - datum.goodput)",
+    "lost_usd": "datum.lost_gpu_h * usd_per_gpu_hour",
+    "mtbf": "datum.rate > 0 ? 1 / datum.rate : 1e12",
+    "ratio": "datum.cost_h / (2 * datum.mtbf)",  # Daly (2006), see simulate.young_daly
+    "daly_min": "60 * (datum.cost_h >= 2 * datum.mtbf ? datum.mtbf : sqrt(2 * datum.cost_h * "
+                "datum.mtbf) * (1 + sqrt(datum.ratio) / 3 + datum.ratio / 9) - datum.cost_h)",
+}
+
+
+def _with_cost_model(chart: alt.Chart, tau_hours: str) -> alt.Chart:
+    chart = chart.transform_calculate(tau=tau_hours)
+    for name, expr in COST_MODEL.items():
+        chart = chart.transform_calculate(**{name: expr})
+    return chart
+
+
+def _sliders(defaults: dict) -> list[alt.Parameter]:
+    """Range inputs: name -> (label, min, max, step); start values and `measured` from defaults."""
+    specs = {
+        "gpus": ("GPUs", 8, max(16384, defaults["gpus"] * 2), 8),
+        "failures_per_day": ("Failures per day", 0,
+                             max(10.0, round(3 * defaults["failures_per_day"], 1)), 0.01),
+        "mttr_h": ("MTTR, hours", 0, 48, 0.25),
+        "interval_min": ("Checkpoint interval, minutes", 5, 1440, 5),
+        "checkpoint_cost_s": ("Checkpoint cost, seconds", 0, 1800, 5),
+        "usd_per_gpu_hour": ("$ per GPU-hour", 0, 10, 0.1),
+        "days": ("Campaign length, days", 1, 180, 1),
+    }
+    measured = set(defaults.get("measured", ()))
+
+    def name(key: str, label: str) -> str:
+        return label + (" (from the logbooks) " if key in measured else " ")
+
+    return [alt.param(name=key, value=defaults[key],
+                      bind=alt.binding_range(min=lo, max=hi, step=step, name=name(key, label)))
+            for key, (label, lo, hi, step) in specs.items()]
+
+
+def cost_simulator(defaults: dict) -> alt.Chart:
+    """Goodput against checkpoint interval under the sliders' failure model, Daly optimum marked."""
+    x = alt.X("interval:Q", title="Checkpoint interval (minutes, log scale)",
+              scale=alt.Scale(type="log", domain=[1, 1440]))
+    swept = _with_cost_model(alt.Chart(alt.sequence(0, 241, as_="i")),  # 1 min .. 1 day
+                             "pow(1440, datum.i / 240) / 60")
+    curve = swept.transform_calculate(interval="datum.tau * 60").mark_line(
+        strokeWidth=2.5, color="#1f77b4",
+    ).encode(
+        x=x, y=alt.Y("goodput:Q", title="Goodput", axis=alt.Axis(format="%"),
+                     scale=alt.Scale(zero=False)),
+        tooltip=[alt.Tooltip("interval:Q", format=",.0f", title="Interval (min)"),
+                 alt.Tooltip("goodput:Q", format=".2%"),
+                 alt.Tooltip("lost_usd:Q", format="$,.0f", title="Lost $")])
+    chosen = _with_cost_model(alt.Chart(alt.sequence(0, 1, as_="i")), "interval_min / 60")
+    optimum = chosen.transform_calculate(interval="datum.daly_min").transform_filter(
+        "isFinite(datum.daly_min) && datum.daly_min >= 1 && datum.daly_min <= 1440")
+    rule = optimum.mark_rule(color="#2ca02c", strokeWidth=2, strokeDash=[6, 3]).encode(x=x)
+    label = optimum.transform_calculate(
+        label="'Young/Daly optimum ' + format(datum.daly_min, ',.0f') + ' min'",
+    ).mark_text(align="left", dx=5, y=250, baseline="bottom", color="#2ca02c",
+                fontWeight="bold").encode(x=x, text="label:N")
+    point = chosen.transform_calculate(interval="interval_min").mark_point(
+        filled=True, size=140, color="#d62728").encode(x=x, y="goodput:Q")
+    readout = chosen.transform_calculate(text=(
+        "'At a ' + format(interval_min, ',') + '-min interval over ' + format(days, ',') + "
+        "' days: ' + format(datum.failures, ',.1f') + ' failures, ' + "
+        "format(datum.lost_gpu_h, ',.0f') + ' GPU-hours lost (' + format(datum.lost_usd, '$,.0f') "
+        "+ '), goodput ' + format(datum.goodput, '.2%')"),
+    ).mark_text(fontSize=14, align="left", x=0, fontWeight="bold").encode(
+        text="text:N").properties(width=WIDTH, height=22)
+    plot = alt.layer(curve, rule, label, point).properties(width=WIDTH, height=260)
+    return alt.vconcat(readout, plot, spacing=4).add_params(*_sliders(defaults)).properties(
+        title=alt.Title("Cost of failures: checkpoint interval vs goodput",
+                        subtitle="Move the sliders below the chart; red dot: chosen interval"))

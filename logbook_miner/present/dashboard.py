@@ -1,0 +1,226 @@
+"""`logbook dashboard`: one self-contained HTML page, plus every chart as PNG and SVG.
+
+The page definition (sections, texts, theme) is `dashboards/layout.yaml`, its
+markup `dashboards/page.html` with `page.css` and `page.js`. Vega, Vega-Lite
+and vega-embed are inlined from vl-convert's bundle, as Altair's
+`chart.save(path, inline=True)` does, so the page works offline. Logbook text
+travels only as JSON inside `<script type="application/json">`, with `<`, `>`
+and `&` escaped, and the script puts it on the page with textContent.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import math
+import os
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from datetime import UTC, datetime
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import altair as alt
+import jinja2
+import numpy as np
+import pandas as pd
+import vl_convert as vlc
+import yaml
+from markupsafe import Markup
+
+from .. import __version__
+from ..resources import DASHBOARDS
+from . import charts, charts_training
+from .dashboard_data import DashboardData, load
+
+PAGE_DIR = DASHBOARDS
+CHARTS: dict[str, Callable[[DashboardData, dict], alt.TopLevelMixin]] = {
+    "timeline": lambda d, _: charts.timeline(d.markers, d.runs, d.logbooks),
+    "cumulative": lambda d, _: charts.cumulative(d.cumulative, d.mtbf_by_logbook),
+    "reliability": lambda d, _: charts.reliability(d.families),
+    "outcomes": lambda d, _: charts.outcomes(d.outcomes, d.outcome_hours),
+    "fault_mix": lambda d, _: charts.fault_mix(d.fault_mix, d.pareto),
+    "metrics": lambda d, _: charts_training.training_metrics(
+        d.metrics, d.markers[d.markers["kind"] != "restart"]),
+    "cost": lambda d, layout: charts_training.cost_simulator(cost_defaults(d, layout)),
+}
+VL_VERSION = "_".join(alt.SCHEMA_VERSION.split(".")[:2])  # "v6_4": the Vega-Lite Altair speaks
+EMBED_OPTIONS = {"renderer": "svg", "actions": False}
+
+
+def build(db: str | Path | None, out: str | Path, logbooks: Sequence[str] | None = None,
+          images: bool = True) -> Path:
+    """Write `OUT/index.html` and (unless not `images`) `OUT/charts/NAME.{png,svg}`.
+
+    Returns the page's path. The images cost about as much as the page (vl-convert
+    draws each chart in turn), hence `images=False` for quick rebuilds.
+    """
+    layout = yaml.safe_load((PAGE_DIR / "layout.yaml").read_text(encoding="utf-8"))
+    data = load(db, logbooks)
+    specs = chart_specs(data, layout)
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    page = out / "index.html"
+    page.write_text(render_page(data, layout, specs, db, images), encoding="utf-8")
+    if images:
+        _write_images(out / "charts", specs)
+    return page
+
+
+def chart_specs(data: DashboardData, layout: dict, validate: bool = False) -> dict[str, dict]:
+    """Vega-Lite specs of the layout's charts, themed.
+
+    Altair's schema check costs more than building the charts, so builds skip it and
+    the tests run it (`validate=True`) on every builder.
+    """
+    return {s["id"]: CHARTS[s["id"]](data, layout).to_dict(validate=validate)
+            | {"config": layout["theme"]}
+            for s in layout["sections"] if s["kind"] == "chart"}
+
+
+def _write_images(folder: Path, specs: dict[str, dict]) -> None:
+    """SVG by vl-convert (one JS runtime, so in turn), then PNG at 2x in parallel threads.
+
+    A picture needs no per-mark ARIA labels (they double a big timeline's SVG).
+    """
+    folder.mkdir(exist_ok=True)
+    svgs = {name: vlc.vegalite_to_svg(spec, vl_version=VL_VERSION, config={"aria": False})
+            for name, spec in specs.items()}
+    for name, svg in svgs.items():
+        (folder / f"{name}.svg").write_text(svg, encoding="utf-8")
+
+    def png(item: tuple[str, str]) -> None:
+        (folder / f"{item[0]}.png").write_bytes(vlc.svg_to_png(item[1], scale=2))
+
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        list(pool.map(png, svgs.items()))
+
+
+@cache
+def _bundle() -> str:
+    """vega-embed + Vega-Lite + Vega in one script, cached on disk (vl-convert takes ~1 s).
+
+    It must not end the <script> it sits in, hence the `<\\/script` guard.
+    """
+    name = f"vega-bundle-{vlc.__version__}-{VL_VERSION}.js"
+    cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "logbook-miner"
+    try:
+        return (cache / name).read_text(encoding="utf-8")
+    except OSError:
+        pass
+    bundle = vlc.javascript_bundle(vl_version=VL_VERSION)
+    bundle = bundle.replace("</script", "<\\/script")
+    with contextlib.suppress(OSError):  # no cache is slower, not wrong
+        cache.mkdir(parents=True, exist_ok=True)
+        partial = cache / f"{name}.{os.getpid()}.tmp"
+        partial.write_text(bundle, encoding="utf-8")
+        partial.replace(cache / name)
+    return bundle
+
+
+def script_json(value: Any) -> str:
+    """JSON that is safe inside <script>: no `<`, `>` or `&` survive to end the element."""
+    text = json.dumps(value, default=_plain, ensure_ascii=False, allow_nan=False)
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, np.ndarray):
+        return [_finite(v) for v in value.tolist()]
+    if isinstance(value, np.generic):
+        return _finite(value.item())
+    if isinstance(value, pd.Timestamp | datetime):
+        return value.isoformat()
+    raise TypeError(f"cannot put {type(value).__name__} into the page")
+
+
+def _finite(value: Any) -> Any:
+    return None if isinstance(value, float) and not math.isfinite(value) else value
+
+
+def _records(df: pd.DataFrame) -> list[dict]:
+    return [{k: _finite(v) for k, v in row.items()} for row in df.to_dict(orient="records")]
+
+
+def cost_defaults(data: DashboardData, layout: dict) -> dict[str, Any]:
+    """Simulator start values: measured failure rate, MTTR and cluster, else layout defaults.
+
+    `measured` names the values the logbooks gave, so the sliders can say which are guesses.
+    """
+    fallback, measured = layout["defaults"], data.cost_defaults
+    mtbf = (data.totals.get("mtbf") or {}).get("mtbf_hours")
+    mttr = data.totals["mttr"]["mean_hours"]
+    values = {
+        "gpus": measured["gpus"],
+        "failures_per_day": round(24 / mtbf, 3) if mtbf else None,
+        "mttr_h": round(mttr, 2) if mttr is not None else None,
+        "checkpoint_cost_s": measured["checkpoint_cost_seconds"],
+    }
+    return {**fallback, **{k: v for k, v in values.items() if v is not None},
+            "measured": sorted(k for k, v in values.items() if v is not None)}
+
+
+def kpis(data: DashboardData, layout: dict) -> list[dict[str, str]]:
+    """The header's figures: counts, MTBF and MTTR with their intervals, top faults."""
+    t, empty = data.totals, layout["empty_text"]
+    mtbf, mttr = t.get("mtbf"), t["mttr"]
+    if not mtbf:
+        mtbf_value, mtbf_note = "n/a", "no dated observation window"
+    elif mtbf["mtbf_hours"] is None:
+        mtbf_value = empty["no_failures"]
+        mtbf_note = f"MTBF > {mtbf['mtbf_ci_low_hours']:,.0f} h (95% lower bound)"
+    else:
+        mtbf_value = f"{mtbf['mtbf_hours']:,.0f} h"
+        mtbf_note = (f"95% CI {mtbf['mtbf_ci_low_hours']:,.0f}–{mtbf['mtbf_ci_high_hours']:,.0f} h"
+                     f" · {mtbf['failures']} stops in {mtbf['observed_hours']:,.0f} h")
+    if mttr["mean_hours"] is None:
+        mttr_value, mttr_note = empty["no_timed_repairs"], "repairs need timed entries"
+    else:
+        mttr_value = f"{mttr['mean_hours']:,.1f} h"
+        ci = (f"95% CI {mttr['mean_ci_low_hours']:,.1f}–{mttr['mean_ci_high_hours']:,.1f} h"
+              if mttr["mean_ci_low_hours"] is not None else "too few for a CI")
+        mttr_note = f"{ci} · {mttr['repairs']} repairs"
+    return [
+        {"label": "Entries", "value": f"{t['entries']:,}",
+         "note": f"{t['dated']:,} placed in time"},
+        {"label": "Restarts", "value": f"{t['restarts']:,}", "note": "entries reporting one"},
+        {"label": "Failures (stops)", "value": f"{t['stops']:,}" if t["stops"] else
+         empty["no_failures"], "note": f"{t['failure_entries']:,} entries report failures"},
+        {"label": "MTBF", "value": mtbf_value, "note": mtbf_note},
+        {"label": "MTTR", "value": mttr_value, "note": mttr_note},
+        {"label": "Top faults", "value": ", ".join(t["top_faults"]) or empty["no_failures"],
+         "note": "by entries labelled", "wide": True},
+    ]
+
+
+def _asset(name: str) -> Markup:
+    """Our own CSS or JS, trusted: inserted as is (escaping would break `"` in a <style>)."""
+    return Markup((PAGE_DIR / name).read_text(encoding="utf-8"))
+
+
+def render_page(data: DashboardData, layout: dict, specs: dict[str, dict],
+                db: str | Path | None, images: bool = True) -> str:
+    """The page as one string: template + CSS + JS + the Vega bundle + the data as JSON."""
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(PAGE_DIR), autoescape=True)
+    payload = {
+        "specs": specs, "embed": EMBED_OPTIONS, "families": charts.FAMILIES,
+        "entries": _records(data.ledger), "markers": _records(data.markers.drop(columns="ts")),
+    }
+    first, last = data.totals["first"], data.totals["last"]
+    span = f", {first:%Y-%m-%d} to {last:%Y-%m-%d}" if first is not None else ""
+    lim = len(data.ledger), data.totals["entries"]
+    return env.get_template("page.html").render(
+        title=layout["title"], intro=layout["intro"], sections=layout["sections"],
+        scope=f"{len(data.logbooks)} logbook(s): {', '.join(data.logbooks) or 'none'}{span}.",
+        kpis=kpis(data, layout),
+        ledger_note=(f"{lim[0]:,} of {lim[1]:,} entries: every timeline marker first, then "
+                     "labelled and recent entries." if lim[0] < lim[1] else ""),
+        marker_note=(f"Showing the {len(data.markers):,} most recent markers."
+                     if len(data.markers) >= 2000 else ""),
+        generated=datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"), version=__version__,
+        db_name=Path(str(db)).name if db else "the default database",
+        css=_asset("page.css"), js=_asset("page.js"), bundle=Markup(_bundle()),
+        data_json=Markup(script_json(payload)),
+        vl_version=VL_VERSION, images=images,
+    )

@@ -1,0 +1,65 @@
+-- Failure events grouped into stops: an event at most incident_window_hours after the previous
+-- one (same logbook and stream) belongs to the same incident, unless a restart was logged
+-- between them (in the previous failure's entry or after it): then the job ran again, and
+-- failed again. Numerics form their own stream, so a loss spike never merges with, or counts
+-- as, a stop of the job.
+-- repair_hours (stops only): incident start to the first restart before the next stop and
+-- within max_repair_hours; NULL when the incident's own entry reports the restart (the logbook
+-- does not say how long it took).
+-- reads: events, settings
+CREATE OR REPLACE TEMP VIEW incidents AS
+WITH sequenced AS (  -- restarts logged so far; an entry's restart follows its failure
+    SELECT *, sum((kind = 'restart')::INTEGER) OVER (
+                  PARTITION BY logbook ORDER BY ts, ord, kind = 'restart'
+                  ROWS UNBOUNDED PRECEDING) AS restarts_seen
+    FROM events WHERE kind IN ('failure', 'restart')
+),
+failures AS (
+    SELECT *,
+           CASE WHEN family = 'numerics' THEN 'numerics' ELSE 'stop' END AS stream
+    FROM sequenced WHERE kind = 'failure'
+),
+marked AS (
+    SELECT *, coalesce(epoch(ts - lag(ts) OVER w) / 3600 > setting('incident_window_hours')
+                       OR restarts_seen > lag(restarts_seen) OVER w, true)::INTEGER AS opens
+    FROM failures
+    WINDOW w AS (PARTITION BY logbook, stream ORDER BY ts, ord)
+),
+numbered AS (
+    SELECT *, sum(opens) OVER (PARTITION BY logbook, stream ORDER BY ts, ord
+                               ROWS UNBOUNDED PRECEDING)::INTEGER AS incident
+    FROM marked
+),
+grouped AS (
+    SELECT logbook, stream, incident, min(ts) AS start_ts, max(ts) AS end_ts,
+           arg_min(family, family_rank(family)) AS family,
+           list(DISTINCT family ORDER BY family_rank(family)) AS families,
+           list_sort(list_distinct(flatten(list(codes)))) AS codes,
+           list(DISTINCT seq ORDER BY seq) AS seqs,
+           bool_or(time_estimated) AS time_estimated,
+           max(confidence) AS confidence,
+           arg_max(evidence, (confidence, -seq, family)) AS evidence  -- ties: earliest entry
+    FROM numbered
+    GROUP BY ALL
+),
+bounded AS (
+    SELECT *, lead(start_ts) OVER (PARTITION BY logbook, stream ORDER BY incident) AS next_start
+    FROM grouped
+),
+resumed AS (
+    SELECT i.logbook, i.stream, i.incident, min(r.ts) AS resumed_at,
+           arg_min(r.seq, r.ts) AS resume_seq, arg_min(r.time_estimated, r.ts) AS resume_estimated
+    FROM bounded i
+    JOIN events r ON r.logbook = i.logbook AND r.kind = 'restart' AND r.ts >= i.start_ts
+                 AND i.stream = 'stop'
+                 AND epoch(r.ts - i.start_ts) / 3600 <= setting('max_repair_hours')
+                 AND (i.next_start IS NULL OR r.ts < i.next_start)
+    GROUP BY ALL
+)
+SELECT i.logbook, i.stream, i.incident, i.start_ts, i.end_ts, i.family, i.families, i.codes,
+       i.seqs, len(i.seqs) AS entries, i.time_estimated, i.confidence, i.evidence,
+       r.resumed_at, r.resume_seq,
+       CASE WHEN NOT list_contains(i.seqs, r.resume_seq)
+            THEN epoch(r.resumed_at - i.start_ts) / 3600 END AS repair_hours,
+       i.time_estimated OR r.resume_estimated AS repair_estimated
+FROM bounded i LEFT JOIN resumed r USING (logbook, stream, incident);

@@ -1,0 +1,1 @@
+"""Stage 2: `Line`s -> `Entry`s (headings, tables of contents, preambles) and their dates."""

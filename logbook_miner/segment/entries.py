@@ -1,0 +1,377 @@
+"""Lines -> Entries: which lines are headings, and what belongs to each.
+
+What an entry is, stated once:
+- A heading is a line set apart by the format (a Markdown, Word or HTML
+  heading, a PDF line in a larger font, a bold line standing alone - ranked
+  below the styled headings -, a text line underlined with ===) or an
+  unindented line that begins with a date or date-time and starts a block
+  (or continues a run of such lines). A list item, a log line with
+  seconds, or a date inside a title starts nothing; where styled headings
+  carry dates, plain date-led lines are prose.
+- A heading wraps onto the next line when that line has its style, or when
+  the heading leaves a bracket open.
+- A table of contents repeats later headings with nothing under them: its
+  lines (and adjacent lines naming a later heading) are dropped, but a
+  document that is only a list of dated headers is a list of entries.
+- Where headings carry dates, an undated heading deeper than the dated one
+  above it is part of that entry; every other heading starts an entry.
+- An undated heading with no text under it starts nothing; text before the
+  first heading is an entry of its own.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from datetime import date
+
+from ..models import Document, Entry, Line
+from . import dates
+
+_BODY_LEVEL = 99  # the level of a date-led line that has no heading style
+_STRUCTURE_BOLD_LEVEL = 7  # a bold line standing alone, where headings have levels, not sizes
+_INDENTED = 2.0  # points or spaces: a line indented this much is a list item or quote
+_MAX_HEADING_CHARS = 250
+_MAX_STANDALONE_BOLD_CHARS = 120
+_LEADER_CHARS = ".·…_"
+_AUTHOR = re.compile(r"\[(?P<name>[A-Z][\w.' -]{0,40}?)\]")
+_RUN_ID = [
+    re.compile(r"\bRun\s+#?(?P<id>\d[\w.-]*)", re.IGNORECASE),  # "Run 12.17" is run 12.17
+    re.compile(r"\b(?:Experiment|Exp\.?|Job|Attempt)\s+#?\d[\w.-]*", re.IGNORECASE),
+    re.compile(r"\A\s*[:\-–]?\s*(?P<id>\d+\.\d+)\b"),  # "...ET: 12.36 restart from 37k"
+    re.compile(r"\b(?:main|run|exp|job)[-_]\d+\b", re.IGNORECASE),
+]
+_PREAMBLE = re.compile(
+    r"^\W*(?P<label>posted|published|written|dated?|time|updated|created|authors?|by)\b[^:]{0,20}:"
+    r"\W*(?P<value>.+)$",
+    re.IGNORECASE,
+)
+_PREAMBLE_LINES = 4
+
+
+@dataclass(slots=True)
+class _Heading:
+    index: int  # position in the document's lines
+    text: str
+    level: int
+    when: dates.When | None
+    page: int | None = None
+    span: int = 1  # lines the heading covers after a wrap is joined
+    body: list[Line] = field(default_factory=list)
+
+
+def segment(doc: Document, default_timezone: str | None = None,
+            dayfirst: bool = False) -> list[Entry]:
+    """Split a document into entries with dates, times, zones, authors and run ids."""
+    lines = doc.lines
+    heads = _join_wrapped(_find_headings(lines, dayfirst), lines)
+    first_heading = heads[0].index if heads else len(lines)
+    heads, toc = _drop_toc(heads, lines)
+    heads = _prefer_styled(heads)
+    ends = [h.index for h in heads[1:]] + [len(lines)]
+    for head, end in zip(heads, ends, strict=False):
+        head.body = [line for i, line in enumerate(lines[head.index + head.span:end],
+                                                   head.index + head.span) if i not in toc]
+    heads = _merge_subheadings(heads)
+    lead = _leading_text(lines[:first_heading], any_heading=bool(heads))
+    entries = [lead] if lead else []
+    first = len(entries)
+    entries += [_to_entry(first + n, head, dayfirst) for n, head in enumerate(heads, 1)]
+    no_year = {i: (h.when.date.month, h.when.date.day)
+               for i, h in enumerate(heads, first) if entries[i].date is None
+               and h.when and h.when.date.year is None and not h.when.date.partial}
+    _complete_dates(entries, no_year, default_timezone)
+    return entries
+
+
+def _find_headings(lines: list[Line], dayfirst: bool) -> list[_Heading]:
+    levels = _style_levels(lines)
+    heads = []
+    for i, line in enumerate(lines):
+        text = line.text.strip()
+        if not text or line.code or len(text) > _MAX_HEADING_CHARS:
+            continue
+        level = line.level or levels.get((line.size, line.bold))
+        if level is None and _standalone(lines, i) and line.bold:
+            level = levels.get("bold")
+        in_list = bool(heads) and heads[-1].level == _BODY_LEVEL and i - heads[-1].index <= 2
+        could_lead = level is not None or (
+            line.indent < _INDENTED and (_starts_block(lines, i) or in_list))
+        when = dates.leading_when(text, dayfirst) if could_lead else None
+        date_led = when is not None and not _log_line(when, text)
+        if level is None and date_led:
+            level = _BODY_LEVEL
+        if level is not None:
+            heads.append(_Heading(i, text, level, when or dates.heading_when(text, dayfirst),
+                                  page=line.page))
+    return heads
+
+
+def _prefer_styled(heads: list[_Heading]) -> list[_Heading]:
+    """Where styled headings carry dates, a plain date-led line is prose or a wrapped line."""
+    if any(h.when is not None for h in heads if h.level != _BODY_LEVEL):
+        return [h for h in heads if h.level != _BODY_LEVEL]
+    return heads
+
+
+def _style_levels(lines: list[Line]) -> dict:
+    """PDF font sizes larger than the body's, ranked: the largest is level 1; bold is below them."""
+    weights = Counter()
+    for line in lines:
+        if line.size and not line.code and line.level is None:
+            weights[line.size] += len(line.text)
+    if not weights:  # no sizes (DOCX, HTML): a bold line standing alone sits below h1-h6
+        return {"bold": _STRUCTURE_BOLD_LEVEL}
+    body = weights.most_common(1)[0][0]
+    larger = sorted({s for s in weights if s >= body + 1}, reverse=True)
+    levels: dict = {}
+    for rank, size in enumerate(larger, 1):
+        levels[(size, True)] = levels[(size, False)] = rank
+    levels["bold"] = len(larger) + 1
+    return levels
+
+
+def _starts_block(lines: list[Line], i: int) -> bool:
+    return i == 0 or not lines[i - 1].text.strip() or lines[i - 1].page != lines[i].page
+
+
+def _standalone(lines: list[Line], i: int) -> bool:
+    after = i + 1 >= len(lines) or not lines[i + 1].text.strip()
+    return (_starts_block(lines, i) and after
+            and len(lines[i].text) <= _MAX_STANDALONE_BOLD_CHARS)
+
+
+def _log_line(when: dates.When, text: str) -> bool:
+    """A timestamped log line (`2022-04-29 20:28:38 INFO ...`), not a heading."""
+    return bool(when.time and when.time.count(":") == 2) or text[when.date.end:].startswith("T")
+
+
+def _join_wrapped(heads: list[_Heading], lines: list[Line]) -> list[_Heading]:
+    """A heading that wrapped onto the next line: same style, or an unclosed bracket."""
+    out: list[_Heading] = []
+    for head in heads:
+        prev = out[-1] if out else None
+        if prev is not None and head.index == prev.index + prev.span and _continues(
+                prev, head, lines):
+            prev.text, prev.span = f"{prev.text} {head.text}", prev.span + 1
+            continue
+        out.append(head)
+    starts = {h.index for h in out}
+    joined: list[_Heading] = []
+    for head in out:  # an unclosed bracket continues on the next line, whatever it looks like
+        prev = joined[-1] if joined else None
+        if prev is not None and head.index == prev.index + prev.span and _unclosed(prev.text):
+            prev.text, prev.span = f"{prev.text} {head.text}", prev.span + head.span
+            continue
+        nxt = head.index + head.span
+        if _unclosed(head.text) and nxt < len(lines) and lines[nxt].text.strip() and not (
+                lines[nxt].code or nxt in starts):
+            head.text, head.span = f"{head.text} {lines[nxt].text.strip()}", head.span + 1
+        joined.append(head)
+    return joined
+
+
+def _continues(prev: _Heading, head: _Heading, lines: list[Line]) -> bool:
+    a, b = lines[prev.index], lines[head.index]
+    if prev.level == _BODY_LEVEL or a.level is not None:
+        return False  # Markdown headings never wrap; body-style lines are handled above
+    same_style = (a.size, a.bold) == (b.size, b.bold)
+    return same_style and (head.when is None or _unclosed(prev.text))
+
+
+def _unclosed(text: str) -> bool:
+    return text.count("[") > text.count("]") or text.count("(") > text.count(")")
+
+
+def _drop_toc(heads: list[_Heading], lines: list[Line]) -> tuple[list[_Heading], set[int]]:
+    """A table of contents names later headings, a line each (or wrapped over two).
+
+    A run of two or more such lines with nothing else between them is a TOC,
+    and so is a lone one with nothing under it; its lines belong to no entry,
+    however they are styled or indented. Returns the headings that remain and
+    the TOC's line indices.
+    """
+    def key(text: str) -> str:
+        return "".join(_without_toc_leader(text).split()).casefold()
+
+    last_at = {key(h.text): h.index for h in heads}  # a heading's text -> its last place
+    starts = {h.index for h in heads}
+    blank_before = list(itertools.accumulate(
+        (not line.text.strip() for line in lines), initial=0))
+    runs: list[list[tuple[int, int]]] = []
+    i = 0
+    while i < len(lines):
+        span = _names_later_heading(lines, i, last_at, key)
+        if not span:
+            i += 1
+            continue
+        previous = runs[-1][-1] if runs else None
+        if previous and blank_before[i] - blank_before[sum(previous)] == i - sum(previous):
+            runs[-1].append((i, span))
+        else:
+            runs.append([(i, span)])
+        i += span
+    toc: set[int] = set()
+    for run in runs:
+        first, span = run[0]
+        nxt = next((j for j in range(first + span, len(lines)) if lines[j].text.strip()), None)
+        if len(run) > 1 or (first in starts and (nxt is None or nxt in starts)):
+            toc.update(j for start, n in run for j in range(start, start + n))
+    return [h for h in heads if h.index not in toc], toc
+
+
+def _without_toc_leader(text: str) -> str:
+    """"Title ..... 12" -> "Title": a page number after a leader or a wide gap is dropped.
+
+    String operations from the line's end, not a regex: a regex for the gap
+    backtracks over every start in a long run of spaces (50,000 spaces took 35 s).
+    """
+    body = text.rstrip()
+    digits = len(body) - len(body.rstrip("0123456789"))
+    if not digits:
+        return text
+    before = body[:-digits]
+    gap = before.rstrip()
+    leader = gap.rstrip(_LEADER_CHARS)
+    if len(gap) - len(leader) >= 2:
+        return leader.rstrip()
+    if "\t" in before[len(gap):] or len(before) - len(gap) >= 2:
+        return gap
+    return text
+
+
+def _names_later_heading(lines: list[Line], i: int, last_at: dict[str, int], key) -> int:
+    """How many lines (1 or 2) from i spell a heading that stands later; 0 if none."""
+    text = lines[i].text.strip()
+    if not text or lines[i].code or len(text) > 2 * _MAX_HEADING_CHARS:
+        return 0
+    if last_at.get(key(text), -1) > i:
+        return 1
+    wrapped = i + 1 < len(lines) and lines[i + 1].text.strip() and not lines[i + 1].code
+    if wrapped and last_at.get(key(f"{text} {lines[i + 1].text}"), -1) > i + 1:
+        return 2
+    return 0
+
+
+def _merge_subheadings(heads: list[_Heading]) -> list[_Heading]:
+    """Fold undated sub-headings into the dated entry above; drop empty undated ones."""
+    merged: list[_Heading] = []
+    dated_level: int | None = None
+    for head in heads:
+        if head.when is not None:
+            dated_level = head.level
+        elif dated_level is not None and head.level > dated_level and merged:
+            merged[-1].body += [Line(head.text), *head.body]
+            continue
+        else:
+            dated_level = None
+        merged.append(head)
+    return [h for h in merged if h.when is not None or any(x.text.strip() for x in h.body)]
+
+
+def _leading_text(lines: list[Line], any_heading: bool) -> Entry | None:
+    """Text before the first heading (or a document with none) is an undated entry."""
+    body = [line for line in lines if line.text.strip()]
+    if not body or (any_heading and len(body) < 2):
+        return None
+    return Entry(seq=1, heading=body[0].text.strip(),
+                 text=_body_text(body[1:]), page_start=body[0].page, page_end=body[-1].page)
+
+
+def _to_entry(seq: int, head: _Heading, dayfirst: bool) -> Entry:
+    heading = " ".join(head.text.split())
+    body = head.body
+    pages = [line.page for line in body if line.page is not None and line.text.strip()]
+    entry = Entry(seq=seq, heading=heading, text=_body_text(body), page_start=head.page,
+                  page_end=pages[-1] if pages else head.page)
+    when = head.when
+    tail = heading[when.end:] if when else heading
+    if when is not None:
+        entry.date, entry.time, entry.timezone = when.date.value, when.time, when.timezone
+    author = _AUTHOR.search(tail)
+    if author and author.group("name").lower() != "undated":
+        entry.author = author.group("name").strip()
+    entry.run_id = _run_id(tail)
+    if when is None or when.date.year is None:
+        _read_preamble(entry, body, dayfirst, when.date if when else None)
+    return entry
+
+
+def _run_id(tail: str) -> str | None:
+    tail = _AUTHOR.sub("", tail)
+    for pattern in _RUN_ID:
+        m = pattern.search(tail)
+        if m:
+            return (m.groupdict().get("id") or m.group(0)).strip()
+    return None
+
+
+def _read_preamble(entry: Entry, body: list[Line], dayfirst: bool,
+                   yearless: dates.DateMatch | None) -> None:
+    """`**Posted on:** November 17, 2021` / `Time: June, 12 2022` under a title date the note.
+
+    Under a heading dated without a year (`Log (June, 12)`), only a preamble date of
+    the same month and day counts: it gives the year and the time.
+    """
+    first = [line.text.strip() for line in body if line.text.strip()][:_PREAMBLE_LINES]
+    for text in first:
+        plain = text.replace("*", "").replace("_", " ").strip()
+        m = _PREAMBLE.match(plain)
+        value = m.group("value") if m else plain
+        found = dates.find_dates(value, dayfirst)
+        if m and m.group("label").lower() in ("written", "authors", "author", "by") and not found:
+            entry.author = entry.author or value.strip()
+        elif found and (m or len(value) - (found[0].end - found[0].start) < 8):
+            d = found[0]
+            if yearless is not None and (d.month, d.day) != (yearless.month, yearless.day):
+                continue
+            if entry.date is None and d.value is not None:
+                entry.date = d.value
+                when = dates.when_at(value, d)
+                entry.time, entry.timezone = when.time, when.timezone
+
+
+def _body_text(body: list[Line]) -> str:
+    """Body lines joined; leading/trailing blank lines and runs of blanks trimmed."""
+    out: list[str] = []
+    for line in body:
+        if line.text.strip() or (out and out[-1]):
+            out.append(line.text)
+    while out and not out[-1]:
+        out.pop()
+    return "\n".join(out)
+
+
+def _complete_dates(entries: list[Entry], no_year: dict[int, tuple[int, int]],
+                    default_timezone: str | None) -> None:
+    """Years from neighbours, UTC timestamps, chronology flags."""
+    nearest = _nearest_dated(entries, no_year) if no_year else []
+    for i, entry in enumerate(entries):
+        if i in no_year:
+            neighbour = nearest[i]
+            if neighbour is not None:
+                month, day = no_year[i]
+                entry.date, entry.date_inferred = dates.infer_year(month, day, neighbour), True
+        if entry.date and entry.time:
+            entry.ts_utc = dates.to_utc(entry.date, entry.time, entry.timezone or default_timezone)
+    flags = dates.chronology_anomalies([e.date for e in entries])
+    for entry, flag in zip(entries, flags, strict=True):
+        entry.chronology_anomaly = flag
+
+
+def _nearest_dated(entries: list[Entry], no_year: dict) -> list[date | None]:
+    """Per entry, the closest date with a written year: before it if any, else after it.
+
+    Two linear passes, so a logbook of thousands of `Nov 5` headings stays linear.
+    """
+    written = [e.date if e.date is not None and i not in no_year else None
+               for i, e in enumerate(entries)]
+    before, after, last = [None] * len(entries), [None] * len(entries), None
+    for i, value in enumerate(written):
+        before[i], last = last, value or last
+    last = None
+    for i in range(len(written) - 1, -1, -1):
+        after[i], last = last, written[i] or last
+    return [b or a for b, a in zip(before, after, strict=True)]
