@@ -6,8 +6,8 @@ from datetime import date
 
 import pytest
 
-from logbook_miner.models import Entry
 from logbook_miner.label.rates import mine_rates
+from logbook_miner.models import Entry
 from logbook_miner.read import read
 from logbook_miner.segment.entries import segment
 
