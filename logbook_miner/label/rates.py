@@ -17,7 +17,7 @@ from pathlib import Path
 
 import yaml
 
-from ..models import Entry
+from ..models import Entry, Rate
 from ..resources import DATA
 from ..segment import dates
 
@@ -25,26 +25,6 @@ RATES_PATH = DATA / "rates.yaml"
 _SENTENCE = re.compile(r"[^.!?\n]+(?:[.!?]+|\n|$)")
 _HYPOTHETICAL = re.compile(r"\b(?:if|would|could|might|should|expect|expected)\b", re.IGNORECASE)
 _SINCE_REACH = 40  # characters after "since" in which its date stands
-
-
-@dataclass(frozen=True, slots=True)
-class Rate:
-    """`events` events of `code` (bound '>=', '~' or '=') in `hours`, as an entry states it."""
-
-    code: str
-    events: float
-    bound: str
-    hours: float
-    period_start: date | None  # for a count over a stated period; None for a frequency
-    period_end: date | None
-    evidence: str  # the sentence
-    field: str
-    start: int
-    end: int
-
-    @property
-    def mtbf_hours(self) -> float:
-        return self.hours / self.events
 
 
 @dataclass(frozen=True, slots=True)
