@@ -237,10 +237,25 @@ def sql_command(statement, db, fmt, limit, timeout, memory_limit) -> None:
 @format_option
 @fail_cleanly
 def mtbf(db, logbook, by, confidence, fmt) -> None:
-    """Mean time between failures per logbook, with its chi-square interval."""
-    from .present.cli_output import emit
+    """Mean time between failures per logbook, with its chi-square interval.
 
-    emit(Store(db).mtbf(logbook=logbook, by=by, confidence=confidence), fmt)
+    Beside the estimate from dated entries, `reported_*` is the rate the notes state
+    ("40+ restarts since Nov 17"); a table ends with a note where the two disagree.
+
+    \b
+    Example:
+      logbook mtbf --by family --format csv
+    """
+    import textwrap
+
+    from .present.cli_output import emit, terminal_columns
+
+    table = Store(db).mtbf(logbook=logbook, by=by, confidence=confidence)
+    emit(table, fmt)
+    if fmt == "table" and "note" in table.columns:
+        for row in table.dropna(subset=["note"]).itertuples(index=False):
+            note = f"{row.logbook}" + (f" ({row.family})" if by else "") + f": {row.note}"
+            click.echo(textwrap.fill(note, terminal_columns(), subsequent_indent="  "))
 
 
 @main.command()

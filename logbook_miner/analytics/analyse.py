@@ -345,10 +345,14 @@ def mtbf_table(db: str | Path | None = None, logbook: str | None = None, by: str
         stated = _reported(only_stated)
         rows.append({"logbook": name, "family": family, "failures": 0} | stated
                     | {"note": _disagreement(0, None, stated)})
-    return pd.DataFrame(rows).astype({"failures": "Int64", "nodes": "Int64", "gpus": "Int64"},
-                                     errors="ignore")
+    table = pd.DataFrame(rows).astype({"failures": "Int64", "nodes": "Int64", "gpus": "Int64"},
+                                      errors="ignore")
+    first = [c for c in _FIRST if c in table.columns]  # what a reader compares, on the left
+    return table[first + [c for c in table.columns if c not in first]]
 
 
+_FIRST = ("logbook", "family", "failures", "observed_hours", "mtbf_hours", "mtbf_ci_low_hours",
+          "mtbf_ci_high_hours", "reported_mtbf_hours", "note")
 _REPORTED = ("reported_events", "reported_bound", "reported_hours", "reported_mtbf_hours",
              "reported_code", "reported_evidence", "reported_from", "reported_to")
 
