@@ -82,12 +82,13 @@ class Store:
 
         return mtbf_table(self.path, logbook=logbook, by=by, confidence=confidence)
 
-    def simulate(self, usd_per_gpu_hour: float, checkpoint_minutes: float, *,
-                 gpus: int | None = None, mtbf_hours: float | None = None,
+    def simulate(self, usd_per_gpu_hour: float | None = None,
+                 checkpoint_minutes: float | None = None, *, gpus: int | None = None,
+                 mtbf_hours: float | None = None,
                  mttr_hours: float | None = None, checkpoint_cost_seconds: float | None = None,
                  days: float = 30.0, runs: int = 0, seed: int = 0,
                  from_logbook: str | None = None) -> CostEstimate:
-        """What failures cost; unset inputs come from `from_logbook`'s measurements."""
+        """What failures cost; unset inputs come from `from_logbook` or stated assumptions."""
         from .analytics.analyse import simulate
 
         return simulate(usd_per_gpu_hour=usd_per_gpu_hour, checkpoint_minutes=checkpoint_minutes,

@@ -260,11 +260,12 @@ def mtbf(db, logbook, by, confidence, fmt) -> None:
 
 @main.command()
 @click.option("--gpus", type=int, help="GPUs in the job (default: the logbook's).")
-@click.option("--usd-per-gpu-hour", type=float, required=True)
+@click.option("--usd-per-gpu-hour", type=float,
+              help="Price of a GPU-hour (with --from-logbook: assumed 2.0 when not given).")
 @click.option("--mtbf-hours", type=float, help="Job MTBF (default: the logbook's).")
 @click.option("--mttr-hours", type=float, help="Mean time to repair (default: the logbook's).")
-@click.option("--checkpoint-minutes", type=float, required=True,
-              help="Compute time between checkpoints.")
+@click.option("--checkpoint-minutes", type=float,
+              help="Compute time between checkpoints (with --from-logbook: assumed 60).")
 @click.option("--checkpoint-cost-seconds", type=float,
               help="Time to write one checkpoint (default: the logbook's).")
 @click.option("--days", type=float, default=30.0, show_default=True, help="Campaign length.")
@@ -276,7 +277,16 @@ def mtbf(db, logbook, by, confidence, fmt) -> None:
 @fail_cleanly
 def simulate(gpus, usd_per_gpu_hour, mtbf_hours, mttr_hours, checkpoint_minutes,
              checkpoint_cost_seconds, days, runs, seed, from_logbook, db, fmt) -> None:
-    """What failures and checkpoints cost: downtime, goodput, dollars (Young/Daly interval)."""
+    """What failures and checkpoints cost: downtime, goodput, dollars (Young/Daly interval).
+
+    With --from-logbook, every input not given is what that logbook measured (the MTBF
+    the notes report, when the entries undercount), else an assumption; a table marks
+    each input's source.
+
+    \b
+    Example:
+      logbook simulate --from-logbook bloom-tr11-176b
+    """
     from dataclasses import asdict
 
     import pandas as pd
@@ -287,7 +297,12 @@ def simulate(gpus, usd_per_gpu_hour, mtbf_hours, mttr_hours, checkpoint_minutes,
         usd_per_gpu_hour, checkpoint_minutes, gpus=gpus, mtbf_hours=mtbf_hours,
         mttr_hours=mttr_hours, checkpoint_cost_seconds=checkpoint_cost_seconds, days=days,
         runs=runs, seed=seed, from_logbook=from_logbook)
-    emit(pd.DataFrame([asdict(estimate)]), fmt)
+    fields = asdict(estimate)
+    if fmt == "table":  # each input says where it came from; Monte Carlo rows only if run
+        sources = fields.pop("sources") or {}
+        fields = {(f"{k} ({sources[k]})" if k in sources else k): v for k, v in fields.items()
+                  if not (k.startswith("mc_") and v is None)}
+    emit(pd.DataFrame([fields]), fmt)
 
 
 @main.command("eval")

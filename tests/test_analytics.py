@@ -20,7 +20,6 @@ from analytics_fixtures import DATE_ONLY, OPT_STYLE, ingest_texts, keyword_class
 
 from logbook_miner.analytics.analyse import QueryError, mtbf_table, run_query, simulate, sql
 from logbook_miner.analytics.reliability import mtbf
-from logbook_miner.errors import ArgumentError
 
 OPT = "opt-style"
 
@@ -113,11 +112,16 @@ def test_intervention_outcomes_follow_each_intervention(db):
 def test_simulate_takes_unset_inputs_from_the_logbook(db):
     est = simulate(usd_per_gpu_hour=2.0, checkpoint_minutes=60, gpus=992, from_logbook=OPT, db=db)
     assert (est.mtbf_hours, est.mttr_hours, est.checkpoint_cost_seconds) == (49.0, 4.5, 95.0)
-    with pytest.raises(ArgumentError, match="`gpus`"):
-        simulate(usd_per_gpu_hour=2.0, checkpoint_minutes=60, from_logbook=OPT, db=db)
-    with pytest.raises(ArgumentError, match=r"`mttr_hours`.*date-only does not measure"):
-        simulate(usd_per_gpu_hour=2.0, checkpoint_minutes=60, gpus=8, from_logbook="date-only",
-                 db=db)  # its only repair time is a guess (dates at noon)
+    assert est.sources == {"gpus": "given", "usd_per_gpu_hour": "given",
+                           "checkpoint_minutes": "given", "mtbf_hours": "measured",
+                           "mttr_hours": "measured", "checkpoint_cost_seconds": "measured"}
+    # what the logbook does not measure is assumed, and says so (issue 15)
+    alone = simulate(from_logbook=OPT, db=db)
+    assert (alone.gpus, alone.sources["gpus"]) == (8, "assumed")  # nodes, but no GPUs per node
+    assert (alone.usd_per_gpu_hour, alone.sources["usd_per_gpu_hour"]) == (2.0, "assumed")
+    assert alone.sources["mtbf_hours"] == "measured"
+    dated_only = simulate(gpus=8, from_logbook="date-only", db=db)
+    assert dated_only.sources["mttr_hours"] == "assumed"  # its repair time is a noon guess
 
 
 def _replication(rng: np.random.Generator, nodes: int, node_mtbf: float, hours: float) -> str:

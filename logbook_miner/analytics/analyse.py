@@ -15,7 +15,7 @@ import signal
 import threading
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -25,7 +25,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import ArgumentError
-from ..resources import QUERIES
+from ..resources import DATA, QUERIES
 from ..store import connect, default_db
 from . import reliability
 from .cost import CostEstimate, simulate_cost
@@ -386,41 +386,65 @@ def _int(value: Any) -> int | None:
     return None if pd.isna(value) else int(value)
 
 
-def logbook_defaults(logbook: str, db: str | Path | None = None) -> dict[str, float | None]:
-    """What a logbook measured for `simulate`: GPUs, job MTBF, MTTR, checkpoint cost (or None)."""
+def logbook_defaults(logbook: str,
+                     db: str | Path | None = None) -> dict[str, tuple[float | None, str]]:
+    """What a logbook measured for `simulate`, with where each came from (value, source)."""
     cluster = mtbf_table(db, logbook).iloc[0]
     inputs = run_query("simulate_inputs", {"logbook": logbook}, db).iloc[0]
     repairs = inputs["repair_hours"]
     repairs = [] if not isinstance(repairs, list | tuple | np.ndarray) else list(repairs)
+    mtbf, source = _none_if_nan(cluster.get("mtbf_hours")), "measured"
+    reported = _none_if_nan(cluster.get("reported_mtbf_hours"))
+    if reported is not None and (mtbf is None or mtbf > 2 * reported):
+        mtbf, source = reported, "reported"
     return {
-        "gpus": _int(inputs["gpus"]),
-        "mtbf_hours": cluster.get("mtbf_hours"),
-        "mttr_hours": reliability.mttr(repairs).mean_hours,
-        "checkpoint_cost_seconds": None if pd.isna(inputs["checkpoint_cost_seconds"])
-        else float(inputs["checkpoint_cost_seconds"]),
+        "gpus": (_int(inputs["gpus"]), "measured"),
+        "mtbf_hours": (mtbf, source),
+        "mttr_hours": (reliability.mttr(repairs).mean_hours, "measured"),
+        "checkpoint_cost_seconds": (_none_if_nan(inputs["checkpoint_cost_seconds"]), "measured"),
     }
 
 
-def simulate(usd_per_gpu_hour: float, checkpoint_minutes: float, gpus: int | None = None,
-             mtbf_hours: float | None = None, mttr_hours: float | None = None,
-             checkpoint_cost_seconds: float | None = None, days: float = 30.0, runs: int = 0,
-             seed: int = 0, from_logbook: str | None = None,
+def simulate(usd_per_gpu_hour: float | None = None, checkpoint_minutes: float | None = None,
+             gpus: int | None = None, mtbf_hours: float | None = None,
+             mttr_hours: float | None = None, checkpoint_cost_seconds: float | None = None,
+             days: float = 30.0, runs: int = 0, seed: int = 0, from_logbook: str | None = None,
              db: str | Path | None = None) -> CostEstimate:
-    """Cost of failures; with `from_logbook`, unset inputs default to what that logbook measured."""
-    given = {"gpus": gpus, "mtbf_hours": mtbf_hours, "mttr_hours": mttr_hours,
+    """Cost of failures. With `from_logbook`, an unset input is what the logbook measured, else
+    a stated assumption (data/cost_assumptions.yaml); `sources` says which for each input.
+
+    The job MTBF is the one from dated entries, unless the notes report failures more than
+    twice as often (then the entries' figure is an upper bound and the reported one is used).
+    """
+    given = {"gpus": gpus, "usd_per_gpu_hour": usd_per_gpu_hour, "mtbf_hours": mtbf_hours,
+             "mttr_hours": mttr_hours, "checkpoint_minutes": checkpoint_minutes,
              "checkpoint_cost_seconds": checkpoint_cost_seconds}
-    measured = logbook_defaults(from_logbook, db) if from_logbook else {}
-    values = {k: v if v is not None else _none_if_nan(measured.get(k)) for k, v in given.items()}
-    missing = [k for k, v in values.items() if v is None]
+    values = {k: v for k, v in given.items() if v is not None}
+    sources = dict.fromkeys(values, "given")
+    if from_logbook:
+        for key, (value, source) in logbook_defaults(from_logbook, db).items():
+            if key not in values and value is not None:
+                values[key], sources[key] = value, source
+        for key, value in _assumptions().items():
+            if key not in values:
+                values[key], sources[key] = value, "assumed"
+    missing = [k for k in given if k not in values]
     if missing:
-        where = (f"logbook {from_logbook} does not measure it" if from_logbook
-                 else "no `from_logbook`")
-        raise ArgumentError(f"give {', '.join(f'`{k}`' for k in missing)} ({where})")
-    return simulate_cost(gpus=int(values["gpus"]), usd_per_gpu_hour=usd_per_gpu_hour,
-                         mtbf_hours=values["mtbf_hours"], mttr_hours=values["mttr_hours"],
-                         checkpoint_minutes=checkpoint_minutes,
-                         checkpoint_cost_seconds=values["checkpoint_cost_seconds"], days=days,
-                         runs=runs, seed=seed)
+        raise ArgumentError(f"give {', '.join(f'`{k}`' for k in missing)} "
+                            f"({'no `from_logbook`' if not from_logbook else 'not measured'})")
+    estimate = simulate_cost(gpus=int(values["gpus"]), usd_per_gpu_hour=values["usd_per_gpu_hour"],
+                             mtbf_hours=values["mtbf_hours"], mttr_hours=values["mttr_hours"],
+                             checkpoint_minutes=values["checkpoint_minutes"],
+                             checkpoint_cost_seconds=values["checkpoint_cost_seconds"], days=days,
+                             runs=runs, seed=seed)
+    return replace(estimate, sources=sources)
+
+
+@cache
+def _assumptions() -> dict[str, float]:
+    import yaml
+
+    return yaml.safe_load((DATA / "cost_assumptions.yaml").read_text(encoding="utf-8"))
 
 
 def _none_if_nan(value: Any) -> Any:

@@ -103,6 +103,9 @@ class CostEstimate:
     mc_lost_usd_mean: float | None = None
     mc_lost_usd_p05: float | None = None
     mc_lost_usd_p95: float | None = None
+    # where each input came from: given, measured (dated entries), reported (the notes'
+    # stated rate) or assumed (data/cost_assumptions.yaml)
+    sources: dict[str, str] | None = None
 
 
 def simulate_cost(
