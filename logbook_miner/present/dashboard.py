@@ -151,8 +151,7 @@ def default_logbook(data: DashboardData) -> str | None:
 
 def undated(data: DashboardData) -> dict[str, str]:
     """Logbooks the timeline cannot place, each with the reason, so none goes missing silently."""
-    reasons = {0: "no dated entries", 1: "only one dated entry"}
-    return {lb: reasons[f["dated"]] for lb, f in data.per_logbook.items() if f["dated"] < 2}
+    return {lb: "no dated entries" for lb, f in data.per_logbook.items() if not f["dated"]}
 
 
 def cost_defaults(data: DashboardData, layout: dict, logbook: str | None) -> dict[str, Any]:
