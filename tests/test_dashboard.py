@@ -311,3 +311,114 @@ def test_screenshot_and_empty_state(browser, site):
     assert "No failures recorded" in browser.evaluate("document.querySelector('.kpis').textContent")
     assert browser.errors() == []
     browser.screenshot(ARTIFACTS / "dashboard-empty.png")
+
+
+# --- at 1, 7 and 30 logbooks ---------------------------------------------------------------
+
+DOCS = Path(__file__).resolve().parents[1] / "docs"
+UNDATED = """# Undated logbook
+
+## Launch
+
+Launched the run on 16 nodes. The job crashed with a CUDA error; restarted it.
+
+## Later
+
+NCCL timeout, the job hung. Restarted after a health check.
+"""
+AXIS_OVERLAPS = """Array.from(document.querySelectorAll('[data-chart] .role-axis'))
+.flatMap(axis => {
+  const boxes = Array.from(axis.querySelectorAll('.role-axis-label text'))
+    .filter(t => t.textContent && getComputedStyle(t).opacity !== '0' &&
+                 t.getAttribute('opacity') !== '0')
+    .map(t => [t.textContent, t.getBoundingClientRect()]);
+  const hits = [];
+  boxes.forEach(([a, r], i) => boxes.slice(i + 1).forEach(([b, s]) => {
+    if (r.left < s.right - 0.5 && s.left < r.right - 0.5 &&
+        r.top < s.bottom - 0.5 && s.top < r.bottom - 0.5) hits.push(a + ' / ' + b);
+  }));
+  return hits;
+})"""
+HEADER = """(() => {
+  const shown = Array.from(document.querySelectorAll('.kpis[data-logbook]'))
+    .filter(d => d.getClientRects().length > 0);  // drawn, not merely not hidden
+  return {count: shown.length, logbook: shown[0]?.dataset.logbook,
+          select: document.getElementById('logbook-select').value,
+          figures: Array.from(shown[0].querySelectorAll('dd')).map(d => d.textContent)};
+})()"""
+
+
+@pytest.fixture(scope="module")
+def many(tmp_path_factory) -> dict[str, object]:
+    """29 small generated logbooks and one without dates, in one store."""
+    from logbook_miner.generate import generate
+
+    root = tmp_path_factory.mktemp("many")
+    docs = [generate(root / f"g{i}", seed=i, style="markdown", days=2 + i % 4, nodes=8 + 8 * i,
+                     mtbf_hours=8 + 3 * i).document for i in range(29)]
+    (root / "undated-run.md").write_text(UNDATED, encoding="utf-8")
+    db = root / "many.duckdb"
+    results = ingest([*docs, root / "undated-run.md"], db=db)
+    assert all(r.status == "ingested" for r in results)
+    names = [d.stem for d in docs]
+    return {"db": db, "root": root, "sets": {1: names[:1], 7: [*names[:6], "undated-run"],
+                                             30: [*names, "undated-run"]}}
+
+
+def _header_alone(db: Path, logbook: str) -> list[str]:
+    """The header figures of a page built from `logbook` alone: what its own row must say."""
+    from logbook_miner.present.dashboard import kpis
+
+    layout = yaml.safe_load((PAGE_DIR / "layout.yaml").read_text(encoding="utf-8"))
+    return [text for k in kpis(load(db, [logbook]), layout, logbook)
+            for text in (k["value"], k["note"])]
+
+
+@pytest.mark.browser
+@needs_chromium
+@pytest.mark.parametrize("count", [1, 7, 30])
+def test_per_logbook_header_and_no_overlap(many, count):
+    """Header and simulator show one logbook; axis labels never overlap; markers wrap."""
+    from browser import Browser
+
+    chosen = many["sets"][count]
+    page = build(many["db"], many["root"] / f"page{count}", logbooks=chosen, images=False)
+    with Browser() as b:
+        b.open(page.as_uri())
+        assert b.errors() == []
+        assert b.evaluate(AXIS_OVERLAPS) == []
+        header = b.evaluate(HEADER)
+        assert header["count"] == 1 and header["logbook"] == header["select"]
+        assert header["figures"] == _header_alone(many["db"], header["logbook"])
+        first = header["logbook"]
+        if count > 1:  # the selector switches the header and the simulator to that logbook
+            other = next(lb for lb in chosen if lb != first)
+            b.evaluate(f"(() => {{ const s = document.getElementById('logbook-select');"
+                       f" s.value = {json.dumps(other)};"
+                       f" s.dispatchEvent(new Event('change')); }})()")
+            b.evaluate("dashboard.views.cost.runAsync().then(() => true)")
+            header = b.evaluate(HEADER)
+            assert header["logbook"] == other and header["count"] == 1
+            assert header["figures"] == _header_alone(many["db"], other)
+            wanted = _payload(page)["simulator"][other]
+            for name in ("gpus", "failures_per_day", "mttr_h", "checkpoint_cost_s"):
+                assert b.evaluate(f"dashboard.views.cost.signal('{name}')") == wanted[name]
+            b.evaluate(f"dashboard.chooseLogbook({json.dumps(first)}).then(() => true)")
+        legend = b.evaluate("""Array.from(document.querySelectorAll(
+            '#chart-cumulative .role-legend-label text')).map(t => t.textContent)""")
+        lines = {r["logbook"] for r in next(
+            v for v in _payload(page)["specs"]["cumulative"]["datasets"].values()
+            if v and "total" in v[0])}
+        assert set(legend) & set(chosen) <= lines and "undated-run" not in legend
+        if "undated-run" in chosen:
+            assert "undated-run (no dated entries)" in b.evaluate(
+                "document.getElementById('undated').textContent")
+        rows = b.evaluate("""(() => {
+            const box = document.getElementById('markers').getBoundingClientRect();
+            const inside = Array.from(document.querySelectorAll('#markers button'))
+              .map(x => x.getBoundingClientRect());
+            return {wide: inside.every(r => r.right <= box.right + 0.5),
+                    cut: inside.some(r => r.top < box.bottom - 2 && r.bottom > box.bottom + 2)};
+        })()""")
+        assert rows == {"wide": True, "cut": False}
+        b.screenshot(DOCS / f"dashboard-{count}.png")

@@ -116,6 +116,21 @@
     apply();
   }
 
+  // The header and the simulator show one logbook: its figures, its rate on its own cluster.
+  function chooseLogbook(id) {
+    var select = document.getElementById('logbook-select');
+    if (select) select.value = id;
+    document.querySelectorAll('.kpis[data-logbook]').forEach(function (dl) {
+      dl.hidden = dl.dataset.logbook !== id;
+    });
+    var inputs = data.simulator[id];
+    if (!views.cost || !inputs) return Promise.resolve();
+    ['gpus', 'failures_per_day', 'mttr_h', 'checkpoint_cost_s'].forEach(function (name) {
+      views.cost.signal(name, inputs[name]);
+    });
+    return views.cost.runAsync();
+  }
+
   function embedAll() {
     var jobs = Array.prototype.map.call(document.querySelectorAll('[data-chart]'), function (box) {
       var name = box.dataset.chart;
@@ -133,12 +148,15 @@
           if (id) showEntry(id, 'timeline');
         });
       }
+      var select = document.getElementById('logbook-select');
+      if (select) select.addEventListener('change', function () { chooseLogbook(select.value); });
       document.body.dataset.ready = 'true';
     });
   }
 
   buildMarkers();
   buildLedger();
-  window.dashboard = {views: views, showEntry: showEntry, selected: function () { return selected; },
+  window.dashboard = {views: views, showEntry: showEntry,
+                      chooseLogbook: chooseLogbook, selected: function () { return selected; },
                       ready: embedAll()};
 })();

@@ -20,6 +20,7 @@ FAMILIES = {  # fault family -> colour, one colour per family on every chart
 OUTCOMES = {"held": "#4e9a5a", "recurred": "#d62728", "censored": "#b5b5b5"}
 MARKER_SHAPES = {"failure": "triangle-down", "restart": "circle", "failure + restart": "diamond"}
 SELECTED = "selected_id"  # Vega signal the page sets to highlight one entry
+MAX_SUBTITLE_LINES = 6  # per-logbook MTBF lines under the cumulative chart's title
 
 
 def family_colour(present: pd.Series | None = None, title: str | None = "Fault family",
@@ -97,25 +98,34 @@ def cumulative(counts: pd.DataFrame, mtbf: pd.DataFrame) -> alt.Chart:
     if counts.empty:
         return empty("Cumulative failures and restarts", "No dated failures or restarts recorded")
     subtitle = [_mtbf_line(r) for r in mtbf.itertuples()] or ["No dated observation window"]
+    if len(subtitle) > MAX_SUBTITLE_LINES:  # a line per logbook would outgrow the chart
+        subtitle = [*subtitle[:MAX_SUBTITLE_LINES - 1],
+                    f"… and {len(subtitle) - MAX_SUBTITLE_LINES + 1} more logbooks: pick one in "
+                    "the header for its MTBF"]
+    drawn = sorted(counts["logbook"].unique())  # the legend lists only logbooks with a line
     lines = alt.Chart(utc(counts, "ts")).mark_line(interpolate="step-after", strokeWidth=2).encode(
         x=time_x(), y=alt.Y("total:Q", title="Count to date"),
-        color=alt.Color("logbook:N", title="Logbook", legend=alt.Legend(
-            symbolType="stroke", symbolOpacity=1, symbolStrokeWidth=3)),
+        color=alt.Color("logbook:N", title="Logbook", scale=alt.Scale(domain=drawn),
+                        legend=alt.Legend(symbolType="stroke", symbolSize=300, symbolOpacity=1,
+                                          symbolStrokeWidth=4,
+                                          columns=2 if len(drawn) > 12 else 1)),
         strokeDash=alt.StrokeDash("kind:N", title="Series",
                                   scale=alt.Scale(domain=["failures", "restarts"],
-                                                  range=[[1, 0], [5, 3]])),
+                                                  range=[[1, 0], [5, 3]]),
+                                  legend=alt.Legend(symbolSize=300, symbolStrokeWidth=3)),
         tooltip=["logbook:N", "kind:N", alt.Tooltip("total:Q", title="To date"),
                  utc_tooltip("ts", "At", "%Y-%m-%d %H:%M")],
     )
     layers = [lines]
     expected = _expected_failures(mtbf)
     if not expected.empty:
-        base = alt.Chart(utc(expected, "ts")).encode(
-            x=time_x(), color="logbook:N")
+        base = alt.Chart(utc(expected, "ts")).encode(  # faint: kept out of the legend
+            x=time_x(), color=alt.Color("logbook:N", legend=None))
         layers = [base.mark_area(opacity=0.12).encode(y="low:Q", y2="high:Q"),
                   base.mark_line(strokeDash=[2, 2], strokeWidth=1).encode(y="mid:Q"), lines]
     title = alt.Title("Cumulative failures and restarts", subtitle=subtitle)
-    return alt.layer(*layers).properties(title=title, width=WIDTH, height=260)
+    return alt.layer(*layers).resolve_legend(color="independent").properties(
+        title=title, width=WIDTH, height=260)
 
 
 def _mtbf_line(row) -> str:
@@ -176,7 +186,10 @@ def reliability(families: pd.DataFrame) -> alt.Chart:
         panel("mtbf", "MTBF (hours, log scale)", alt.Scale(type="log"), first=True),
         panel("mttr", "MTTR (hours)", alt.Scale(zero=True),
               extra=(note("No timed repairs"),) if df["mttr"].isna().all() else ()),
-        panel("shape", "Weibull shape (1 = random)", alt.Scale(type="log"),
+        # a fixed domain: one family with one gap has no interval, and a one-point log
+        # domain would stack every tick label on the same spot
+        panel("shape", "Weibull shape (1 = random)",
+              alt.Scale(type="log", domain=[0.1, 10], clamp=True),
               axis=alt.Axis(values=[0.1, 0.2, 0.5, 1, 2, 5, 10]),
               extra=(one.encode(x="x:Q"),)),
     ).properties(title=alt.Title("Reliability per fault family",

@@ -43,7 +43,8 @@ CHARTS: dict[str, Callable[[DashboardData, dict], alt.TopLevelMixin]] = {
     "fault_mix": lambda d, _: charts.fault_mix(d.fault_mix, d.pareto),
     "metrics": lambda d, _: charts_training.training_metrics(
         d.metrics, d.markers[d.markers["kind"] != "restart"]),
-    "cost": lambda d, layout: charts_training.cost_simulator(cost_defaults(d, layout)),
+    "cost": lambda d, layout: charts_training.cost_simulator(
+        cost_defaults(d, layout, default_logbook(d))),
 }
 VL_VERSION = "_".join(alt.SCHEMA_VERSION.split(".")[:2])  # "v6_4": the Vega-Lite Altair speaks
 EMBED_OPTIONS = {"renderer": "svg", "actions": False}
@@ -143,28 +144,41 @@ def _records(df: pd.DataFrame) -> list[dict]:
     return [{k: _finite(v) for k, v in row.items()} for row in df.to_dict(orient="records")]
 
 
-def cost_defaults(data: DashboardData, layout: dict) -> dict[str, Any]:
-    """Simulator start values: measured failure rate, MTTR and cluster, else layout defaults.
+def default_logbook(data: DashboardData) -> str | None:
+    """The logbook the page opens on: the one with the most stops (the first on a tie)."""
+    return max(data.logbooks, key=lambda lb: data.per_logbook[lb]["stops"], default=None)
 
-    `measured` names the values the logbooks gave, so the sliders can say which are guesses.
+
+def undated(data: DashboardData) -> dict[str, str]:
+    """Logbooks the timeline cannot place, each with the reason, so none goes missing silently."""
+    return {lb: "no dated entries" for lb, f in data.per_logbook.items() if not f["dated"]}
+
+
+def cost_defaults(data: DashboardData, layout: dict, logbook: str | None) -> dict[str, Any]:
+    """Simulator start values: one logbook's failure rate, MTTR and cluster, else layout defaults.
+
+    Rate and GPU count come from the same logbook (a rate of one job on another's cluster
+    prices nothing real). `measured` names the values the logbook gave, so the sliders can say
+    which are guesses.
     """
-    fallback, measured = layout["defaults"], data.cost_defaults
-    mtbf = (data.totals.get("mtbf") or {}).get("mtbf_hours")
-    mttr = data.totals["mttr"]["mean_hours"]
+    figures = data.per_logbook.get(logbook) or {"mtbf": None, "mttr": {"mean_hours": None},
+                                                "gpus": None, "checkpoint_cost_seconds": None}
+    mtbf = (figures["mtbf"] or {}).get("mtbf_hours")
+    mttr = figures["mttr"]["mean_hours"]
     values = {
-        "gpus": measured["gpus"],
+        "gpus": figures["gpus"],
         "failures_per_day": round(24 / mtbf, 3) if mtbf else None,
         "mttr_h": round(mttr, 2) if mttr is not None else None,
-        "checkpoint_cost_s": measured["checkpoint_cost_seconds"],
+        "checkpoint_cost_s": figures["checkpoint_cost_seconds"],
     }
-    return {**fallback, **{k: v for k, v in values.items() if v is not None},
+    return {**layout["defaults"], **{k: v for k, v in values.items() if v is not None},
             "measured": sorted(k for k, v in values.items() if v is not None)}
 
 
-def kpis(data: DashboardData, layout: dict) -> list[dict[str, str]]:
-    """The header's figures: counts, MTBF and MTTR with their intervals, top faults."""
-    t, empty = data.totals, layout["empty_text"]
-    mtbf, mttr = t.get("mtbf"), t["mttr"]
+def kpis(data: DashboardData, layout: dict, logbook: str) -> list[dict[str, str]]:
+    """One logbook's header figures: counts, MTBF and MTTR with their intervals, top faults."""
+    t, empty = data.per_logbook[logbook], layout["empty_text"]
+    mtbf, mttr = t["mtbf"], t["mttr"]
     if not mtbf:
         mtbf_value, mtbf_note = "n/a", "no dated observation window"
     elif mtbf["mtbf_hours"] is None:
@@ -206,6 +220,7 @@ def render_page(data: DashboardData, layout: dict, specs: dict[str, dict],
     payload = {
         "specs": specs, "embed": EMBED_OPTIONS, "families": charts.FAMILIES,
         "entries": _records(data.ledger), "markers": _records(data.markers.drop(columns="ts")),
+        "simulator": {lb: cost_defaults(data, layout, lb) for lb in data.logbooks},
     }
     first, last = data.totals["first"], data.totals["last"]
     span = f", {first:%Y-%m-%d} to {last:%Y-%m-%d}" if first is not None else ""
@@ -213,7 +228,8 @@ def render_page(data: DashboardData, layout: dict, specs: dict[str, dict],
     return env.get_template("page.html").render(
         title=layout["title"], intro=layout["intro"], sections=layout["sections"],
         scope=f"{len(data.logbooks)} logbook(s): {', '.join(data.logbooks) or 'none'}{span}.",
-        kpis=kpis(data, layout),
+        kpis={lb: kpis(data, layout, lb) for lb in data.logbooks},
+        shown=default_logbook(data), undated=undated(data),
         ledger_note=(f"{lim[0]:,} of {lim[1]:,} entries: every timeline marker first, then "
                      "labelled and recent entries." if lim[0] < lim[1] else ""),
         marker_note=(f"Showing the {len(data.markers):,} most recent markers."

@@ -48,6 +48,7 @@ class DashboardData:
 
     logbooks: list[str]
     totals: dict[str, Any]
+    per_logbook: dict[str, dict[str, Any]]  # header figures and simulator inputs, one logbook each
     markers: pd.DataFrame
     runs: pd.DataFrame
     cumulative: pd.DataFrame
@@ -59,7 +60,6 @@ class DashboardData:
     pareto: pd.DataFrame
     metrics: pd.DataFrame
     ledger: pd.DataFrame
-    cost_defaults: dict[str, float]
 
 
 def load(db: str | Path | None = None, logbooks: Sequence[str] | None = None,
@@ -79,6 +79,7 @@ def load(db: str | Path | None = None, logbooks: Sequence[str] | None = None,
         data = DashboardData(
             logbooks=chosen,
             totals=_totals(con),
+            per_logbook=_per_logbook(con, chosen),
             markers=_run(con, "SELECT * FROM dash_markers ORDER BY ts"),
             runs=_run(con, "runs", {"markers": limits.markers}),
             cumulative=_run(con, "cumulative", {"bucket_seconds": bucket}),
@@ -91,10 +92,10 @@ def load(db: str | Path | None = None, logbooks: Sequence[str] | None = None,
             metrics=_run(con, "metrics", {"bucket_seconds": bucket,
                                           "metric_names": list(METRIC_NAMES)}),
             ledger=_run(con, "ledger", {"rows": limits.ledger, "note_chars": limits.note_chars}),
-            cost_defaults=_cost_defaults(con),
         )
-    data.totals.update(_pooled(stops, repairs))
-    data.totals["top_faults"] = data.pareto["code"].head(3).tolist()
+    for logbook, figures in data.per_logbook.items():
+        figures.update(_reliability(stops[stops["logbook"] == logbook],
+                                    repairs[repairs["logbook"] == logbook]))
     return data
 
 
@@ -129,16 +130,21 @@ def _bucket_seconds(con: duckdb.DuckDBPyConnection, points: int) -> float:
 
 
 def _totals(con: duckdb.DuckDBPyConnection) -> dict[str, Any]:
-    row = con.execute("""
-        SELECT count(*), count(ts), count(*) FILTER (WHERE restart),
-               (SELECT count(*) FROM incidents WHERE stream = 'stop'
-                AND logbook IN (SELECT id FROM dash_logbooks)),
-               count(*) FILTER (WHERE failure), min(ts), max(ts)
-        FROM dash_entries""").fetchone()
-    keys = ("entries", "dated", "restarts", "stops", "failure_entries", "first", "last")
-    return dict(zip(keys, row, strict=True))
+    """Entry counts and date span over the chosen logbooks (for the page's scope line)."""
+    row = con.execute("SELECT count(*), count(ts), min(ts), max(ts) FROM dash_entries").fetchone()
+    return dict(zip(("entries", "dated", "first", "last"), row, strict=True))
 
 
+def _per_logbook(con: duckdb.DuckDBPyConnection, chosen: list[str]) -> dict[str, dict[str, Any]]:
+    """Header counts, top faults, cluster size and checkpoint cost of each chosen logbook.
+
+    Per logbook because unrelated logbooks (other jobs, other clusters) have no common rate:
+    pooling them gives an MTBF of no job and a simulator mixing one job's rate with another's GPUs.
+    """
+    df = _run(con, "per_logbook")
+    df = df.astype(object).where(df.notna(), None)  # a NULL size or median is None, not NaN
+    rows = {r.pop("logbook"): r for r in df.to_dict(orient="records")}
+    return {lb: rows[lb] for lb in chosen}
 def _mtbf_inputs(con: duckdb.DuckDBPyConnection, chosen: list[str], by: str) -> pd.DataFrame:
     """The `mtbf_inputs` named query (windows and stop times) for the chosen logbooks."""
     df = con.execute(load_query("mtbf_inputs").sql, {"logbook": None, "by": by}).df()
@@ -166,13 +172,12 @@ def _mtbf_by_logbook(stops: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def _pooled(stops: pd.DataFrame, repairs: pd.DataFrame) -> dict[str, Any]:
-    """MTBF and MTTR over all chosen logbooks; windows without failures count as observed time."""
+def _reliability(stops: pd.DataFrame, repairs: pd.DataFrame) -> dict[str, Any]:
+    """One logbook's MTBF (None without a dated window) and MTTR, as plain dicts."""
     out: dict[str, Any] = {"mtbf": None, "mttr": asdict(_mttr(repairs["hours"]))}
-    windows = stops.set_index("logbook")["observed_hours"]
-    times, total = _pooled_times(stops, windows)
-    if total > 0:
-        out["mtbf"] = asdict(reliability.mtbf(times, total))
+    window = stops["observed_hours"].sum()
+    if window > 0:
+        out["mtbf"] = asdict(reliability.mtbf(list(stops["failure_hours"].iloc[0]), window))
     return out
 
 
@@ -222,14 +227,3 @@ def _weibull(group: pd.DataFrame) -> reliability.WeibullFit:
         if r.observed_hours > times[-1]:
             censored.append(r.observed_hours - times[-1])
     return reliability.weibull(events, censored)
-
-
-def _cost_defaults(con: duckdb.DuckDBPyConnection) -> dict[str, float | None]:
-    """Cluster size (the largest chosen logbook's) and checkpoint cost, as the logbooks say."""
-    gpus, save = con.execute("""
-        SELECT (SELECT max(gpus) FROM cluster_sizes
-                WHERE logbook IN (SELECT id FROM dash_logbooks)),
-               (SELECT median(value) FROM metrics WHERE name = 'checkpoint_save_seconds'
-                AND logbook IN (SELECT id FROM dash_logbooks))""").fetchone()
-    return {"gpus": None if gpus is None else float(gpus),
-            "checkpoint_cost_seconds": None if save is None else float(save)}
