@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from .analytics.cost import CostEstimate
     from .ingest import IngestResult
     from .label.review import Applied
+    from .rows import Rows
 
 
 class Store:
@@ -58,20 +59,28 @@ class Store:
 
         return relabel(self.path, logbooks)
 
-    def query(self, name: str, params: Mapping[str, Any] | None = None) -> pd.DataFrame:
-        """Run the named query `queries/NAME.sql`; unset parameters take their defaults."""
-        from .analytics.analyse import run_query
+    def query(self, name: str, params: Mapping[str, Any] | None = None, *,
+              as_rows: bool = False) -> pd.DataFrame | Rows:
+        """Run the named query `queries/NAME.sql`; unset parameters take their defaults.
 
-        return run_query(name, params, db=self.path)
+        `as_rows` gives plain `Rows` instead of a DataFrame: no pandas, for a fast CLI.
+        """
+        from .analytics.analyse import query_rows, run_query
+
+        return (query_rows if as_rows else run_query)(name, params, db=self.path)
 
     def sql(self, statement: str, limit: int | None = None, timeout: float | None = None,
-            memory_limit: str | None = None) -> pd.DataFrame:
-        """One read-only SELECT over the tables and views, bounded in time and memory."""
-        from .analytics.analyse import sql
+            memory_limit: str | None = None, *, as_rows: bool = False) -> pd.DataFrame | Rows:
+        """One read-only SELECT over the tables and views, bounded in time and memory.
+
+        `as_rows` gives plain `Rows` instead of a DataFrame: no pandas, for a fast CLI.
+        """
+        from .analytics.analyse import sql, sql_rows
 
         bounds = {"timeout": timeout, "memory_limit": memory_limit}
-        return sql(statement, db=self.path, limit=limit,
-                   **{k: v for k, v in bounds.items() if v is not None})
+        return (sql_rows if as_rows else sql)(
+            statement, db=self.path, limit=limit,
+            **{k: v for k, v in bounds.items() if v is not None})
 
     def mtbf(self, logbook: str | None = None, by: str | None = None,
              confidence: float = 0.95) -> pd.DataFrame:

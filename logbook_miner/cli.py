@@ -15,7 +15,6 @@ from collections.abc import Callable
 from pathlib import Path
 
 import click
-from tqdm import tqdm
 
 from . import __version__
 from .api import Store
@@ -30,6 +29,11 @@ db_option = click.option(
     "--db", type=click.Path(dir_okay=False), default=None,
     help="DuckDB file (default: $LOGBOOK_DB or ./logbook.duckdb).",
 )
+
+
+def examples(*commands: str) -> str:
+    """A command's --help epilog: real invocations, kept as written (click's \\b)."""
+    return "\b\nExamples:\n" + "\n".join(f"  $ {c}" for c in commands)
 
 
 def _flag(argument: re.Match) -> str:
@@ -72,7 +76,9 @@ def main() -> None:
     """Mine training logbooks into an incident dataset and reliability analytics."""
 
 
-@main.command()
+@main.command(epilog=examples(
+    "logbook ingest notes.pdf --timezone ET",
+    "logbook ingest daily-notes/ --as-one run-42 --db ops.duckdb"))
 @click.argument("paths", nargs=-1, required=True, type=click.Path())
 @db_option
 @click.option("--name", help="Logbook id (default: the file stem).")
@@ -96,6 +102,8 @@ def main() -> None:
 def ingest(paths, db, name, timezone, as_one, force, no_label, workers, pdf_backend,
            follow_links) -> None:
     """Read logbook files (PDF, Markdown, text, DOCX, HTML) into the database."""
+    from tqdm import tqdm
+
     def progress(items):
         return tqdm(items, total=len(paths) if not as_one else 1, unit="file",
                     file=sys.stderr, disable=None, leave=False)
@@ -111,7 +119,8 @@ def ingest(paths, db, name, timezone, as_one, force, no_label, workers, pdf_back
         sys.exit(EXIT_BAD_INPUT)
 
 
-@main.command()
+@main.command(epilog=examples(
+    "logbook export --out dataset --format parquet --partition-by logbook"))
 @db_option
 @click.option("--out", required=True, type=click.Path(file_okay=False), help="Output folder.")
 @click.option("--format", "fmt", type=click.Choice(["jsonl", "csv", "parquet"]), default="jsonl",
@@ -145,7 +154,9 @@ def _key_values(pairs: tuple[str, ...]) -> dict[str, str]:
     return out
 
 
-@main.command()
+@main.command(epilog=examples(
+    "logbook query --list",
+    "logbook query incidents -p logbook=bloom-tr11-176b --format csv"))
 @click.argument("name", required=False)
 @click.option("--param", "-p", "params", multiple=True, metavar="K=V",
               help="A query parameter (repeatable); see --list for each query's.")
@@ -155,21 +166,21 @@ def _key_values(pairs: tuple[str, ...]) -> dict[str, str]:
 @fail_cleanly
 def query(name, params, list_only, db, fmt) -> None:
     """Run a named query from queries/NAME.sql (the analyses behind the dashboards)."""
-    import pandas as pd
-
     from .analytics.analyse import list_queries, load_query
     from .present.cli_output import emit
+    from .rows import Rows
 
     if list_only or not name:
         rows = [(n, d, ", ".join(k if v is None else f"{k}={v}"
                                  for k, v in load_query(n).params.items()))
                 for n, d in list_queries()]
-        emit(pd.DataFrame(rows, columns=["name", "description", "params"]), fmt)
+        emit(Rows(["name", "description", "params"], rows, len(rows)), fmt)
         return
-    emit(Store(db).query(name, _key_values(params)), fmt)
+    emit(Store(db).query(name, _key_values(params), as_rows=True), fmt)
 
 
-@main.command("sql")
+@main.command("sql", epilog=examples(
+    'logbook sql "SELECT logbook, count(*) FROM entries GROUP BY ALL"'))
 @click.argument("statement")
 @db_option
 @format_option
@@ -191,14 +202,15 @@ def sql_command(statement, db, fmt, limit, timeout, memory_limit) -> None:
 
     if limit is None and fmt == "table":
         limit = 1000
-    frame = Store(db).sql(statement, limit=limit, timeout=timeout, memory_limit=memory_limit)
-    emit(frame, fmt)
-    hidden = frame.attrs["rows"] - len(frame)
+    result = Store(db).sql(statement, limit=limit, timeout=timeout, memory_limit=memory_limit,
+                           as_rows=True)
+    emit(result, fmt)
+    hidden = result.total - len(result.rows)
     if hidden:
         click.echo(f"({hidden:,} more rows not shown; --limit N shows more)", err=True)
 
 
-@main.command()
+@main.command(epilog=examples("logbook mtbf --logbook bloom-tr11-176b --by family"))
 @db_option
 @click.option("--logbook", help="Only this logbook.")
 @click.option("--by", type=click.Choice(["family"]), help="One row per fault family.")
@@ -212,7 +224,8 @@ def mtbf(db, logbook, by, confidence, fmt) -> None:
     emit(Store(db).mtbf(logbook=logbook, by=by, confidence=confidence), fmt)
 
 
-@main.command()
+@main.command(epilog=examples(
+    "logbook simulate --from-logbook ID --usd-per-gpu-hour 2 --checkpoint-minutes 180"))
 @click.option("--gpus", type=int, help="GPUs in the job (default: the logbook's).")
 @click.option("--usd-per-gpu-hour", type=float, required=True)
 @click.option("--mtbf-hours", type=float, help="Job MTBF (default: the logbook's).")
@@ -244,7 +257,7 @@ def simulate(gpus, usd_per_gpu_hour, mtbf_hours, mttr_hours, checkpoint_minutes,
     emit(pd.DataFrame([asdict(estimate)]), fmt)
 
 
-@main.command("eval")
+@main.command("eval", epilog=examples("logbook eval --gold ../shared/gold"))
 @db_option
 @click.option("--gold", required=True, type=click.Path(exists=True),
               help="Gold .jsonl file or a folder of them (TAXONOMY.md format).")
@@ -261,7 +274,7 @@ def evaluate(db, gold, logbooks, as_json) -> None:
     click.echo(json.dumps(report, indent=1) if as_json else format_report(report))
 
 
-@main.command()
+@main.command(epilog=examples("logbook generate --out synth --style markdown --seed 3 --days 60"))
 @click.option("--out", required=True, type=click.Path(file_okay=False), help="Output folder.")
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--style", type=click.Choice(["opt", "markdown", "daily"]), default="opt",
@@ -284,7 +297,7 @@ def generate(out, seed, style, days, nodes, mtbf_hours, pages) -> None:
     click.echo(f"next: logbook ingest {made.document}{hint}")
 
 
-@main.command()
+@main.command(epilog=examples("logbook classify --logbook bloom-tr11-176b"))
 @db_option
 @click.option("--logbook", "logbooks", multiple=True, help="Only this logbook (repeatable).")
 @fail_cleanly
@@ -294,7 +307,9 @@ def classify(db, logbooks) -> None:
         click.echo(f"{logbook}: {entries} entries relabelled")
 
 
-@main.command()
+@main.command(epilog=examples(
+    "logbook review --out review.csv",
+    "logbook review --apply review.csv"))
 @db_option
 @click.option("--out", type=click.Path(dir_okay=False), help="Write the review CSV here.")
 @click.option("--apply", "apply_path", type=click.Path(exists=True, dir_okay=False),
@@ -313,7 +328,7 @@ def review(db, out, apply_path, below, logbook) -> None:
         click.echo(f"{Store(db).review(out, below=below, logbook=logbook)} rows -> {out}")
 
 
-@main.command()
+@main.command(epilog=examples("logbook dashboard --out dashboard && xdg-open dashboard/index.html"))
 @db_option
 @click.option("--out", default="dashboard", show_default=True, type=click.Path(file_okay=False),
               help="Folder for index.html and charts/*.png|svg.")
@@ -325,7 +340,7 @@ def dashboard(db, out, logbooks, no_images) -> None:
     click.echo(Store(db).dashboard(out, logbooks or None, images=not no_images))
 
 
-@main.command()
+@main.command(epilog=examples("logbook demo --out /tmp/logbook-demo"))
 @click.option("--out", type=click.Path(file_okay=False), default="logbook-demo",
               show_default=True, help="Folder for the demo database and dashboard.")
 @fail_cleanly
