@@ -14,7 +14,7 @@ The stages' modules load inside the methods, so `import logbook_miner` stays fas
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     import pandas as pd
 
     from .analytics.cost import CostEstimate
-    from .ingest import IngestResult
+    from .ingest import IngestResult, Progress
     from .label.review import Applied
     from .rows import Rows
 
@@ -43,8 +43,11 @@ class Store:
                timezone: str | None = None, as_one: str | None = None, force: bool = False,
                label: bool = True, workers: int | None = None, pdf_backend: str | None = None,
                follow_links: bool = False,
-               progress: Callable[[Iterator], Iterator] | None = None) -> list[IngestResult]:
-        """Read files into the store, one transaction per logbook; `label=False` skips spaCy."""
+               progress: Progress | None = None) -> list[IngestResult]:
+        """Read files into the store, one transaction per logbook; `label=False` skips spaCy.
+
+        `progress` hears of each file done and each page of a PDF read in this process.
+        """
         from .ingest import ingest, no_labels
         from .read import DEFAULT_PDF_BACKEND
 

@@ -13,6 +13,7 @@ import re
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -98,25 +99,64 @@ def main() -> None:
               help="PDF text layer: pdfium (fast) or pdfplumber (the reference).")
 @click.option("--follow-links", is_flag=True,
               help="Read links in a folder that point outside it (skipped by default).")
+@click.option("--quiet", "-q", is_flag=True,
+              help="No progress bars (they appear only when stderr is a terminal).")
 @fail_cleanly
 def ingest(paths, db, name, timezone, as_one, force, no_label, workers, pdf_backend,
-           follow_links) -> None:
+           follow_links, quiet) -> None:
     """Read logbook files (PDF, Markdown, text, DOCX, HTML) into the database."""
-    from tqdm import tqdm
-
-    def progress(items):
-        return tqdm(items, total=len(paths) if not as_one else 1, unit="file",
-                    file=sys.stderr, disable=None, leave=False)
-
-    results = Store(db).ingest(paths, name=name, timezone=timezone, as_one=as_one, force=force,
-                               label=not no_label, workers=workers, pdf_backend=pdf_backend,
-                               follow_links=follow_links, progress=progress)
+    with _Bars(quiet) as bars:
+        results = Store(db).ingest(paths, name=name, timezone=timezone, as_one=as_one,
+                                   force=force, label=not no_label, workers=workers,
+                                   pdf_backend=pdf_backend, follow_links=follow_links,
+                                   progress=bars)
     for result in results:
         click.echo(result.summary(), err=result.status == "error")
     if not results:
         click.echo("error: no supported files (.pdf, .md, .txt, .docx, .html) found", err=True)
     if not results or any(r.status == "error" for r in results):
         sys.exit(EXIT_BAD_INPUT)
+
+
+class _Bars:
+    """Ingest progress on stderr: files of the batch, and pages of the PDF being read.
+
+    tqdm draws only when stderr is a terminal (disable=None), so pipes and logs stay clean.
+    """
+
+    def __init__(self, quiet: bool) -> None:
+        from tqdm import tqdm
+
+        self._tqdm = functools.partial(tqdm, file=sys.stderr, disable=True if quiet else None,
+                             leave=False, dynamic_ncols=True)
+        self._files: Any = None
+        self._pages: Any = None
+
+    def __enter__(self) -> _Bars:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        for bar in (self._pages, self._files):
+            if bar is not None:
+                bar.close()
+
+    def start(self, files: int) -> None:
+        self._files = self._tqdm(total=files, unit="file", desc="logbooks", position=0)
+
+    def page(self, read: int, total: int) -> None:
+        if read == 1 or self._pages is None:
+            if self._pages is not None:
+                self._pages.close()
+            self._pages = self._tqdm(total=total, unit="page", desc="reading", position=1)
+        self._pages.update(read - self._pages.n)
+        if read == total:
+            self._pages.set_description("processing")  # segment, label, store
+
+    def file_done(self) -> None:
+        if self._pages is not None:
+            self._pages.close()
+            self._pages = None
+        self._files.update()
 
 
 @main.command(epilog=examples(
