@@ -2,7 +2,8 @@
 
 In the spirit of sqlite-utils' `Database`: open it once on a path, then call
 what the CLI calls, with the same names (`ingest`, `classify`, `query`, `sql`,
-`mtbf`, `simulate`, `export`, `review`, `dashboard`, `eval`). The CLI is this
+`mtbf`, `simulate`, `export`, `review`, `dashboard`, `eval`, `logbooks`, `show`,
+`search`, `forget`). The CLI is this
 class plus flag handling and wording.
 
 Each call opens the connection it needs and closes it: DuckDB lets one process
@@ -24,6 +25,7 @@ from .store import default_db
 if TYPE_CHECKING:
     import pandas as pd
 
+    from .analytics.browse import EntryView
     from .analytics.cost import CostEstimate
     from .ingest import IngestResult, Progress
     from .label.review import Applied
@@ -136,3 +138,32 @@ class Store:
         from .evaluate import load_gold, score, stored_predictions
 
         return score(load_gold(gold), stored_predictions(self.path), logbooks)
+
+    def logbooks(self) -> pd.DataFrame:
+        """What is stored: one row per logbook with its file, hash, entries and date span."""
+        from .analytics.browse import logbooks
+
+        return logbooks(self.path)
+
+    def show(self, logbook: str, seq: int) -> EntryView:
+        """One entry with its labels (and their evidence), metrics, pages and date flags."""
+        from .analytics.browse import show
+
+        return show(self.path, logbook, seq)
+
+    def search(self, text: str, *, code: str | None = None, logbook: str | None = None,
+               since: str | None = None, until: str | None = None,
+               limit: int = 20) -> pd.DataFrame:
+        """Entries ranked for `text`, with snippets; filtered by code, logbook and dates."""
+        from .analytics.browse import search
+
+        return search(self.path, text, code=code, logbook=logbook, since=since, until=until,
+                      limit=limit)
+
+    def forget(self, logbook: str, *, with_corrections: bool = False) -> None:
+        """Remove a logbook in one transaction; review decisions stay unless asked."""
+        from .store import connect, forget_logbook
+
+        with connect(self.path) as con:
+            if not forget_logbook(con, logbook, with_corrections):
+                raise ArgumentError(f"no logbook {logbook!r} is stored")

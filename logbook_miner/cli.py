@@ -26,8 +26,14 @@ EXIT_BAD_INPUT = 1
 EXIT_LOCKED = 2
 EXIT_INTERRUPTED = 130  # as a shell reports Ctrl-C
 
+def _database(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    if value is not None and not value.strip():
+        raise click.BadParameter("is empty; give a file, or leave --db out for the default")
+    return value
+
+
 db_option = click.option(
-    "--db", type=click.Path(dir_okay=False), default=None,
+    "--db", type=click.Path(dir_okay=False), default=None, callback=_database,
     help="DuckDB file (default: $LOGBOOK_DB or ./logbook.duckdb).",
 )
 
@@ -35,6 +41,24 @@ db_option = click.option(
 def examples(*commands: str) -> str:
     """A command's --help epilog: real invocations, kept as written (click's \\b)."""
     return "\b\nExamples:\n" + "\n".join(f"  $ {c}" for c in commands)
+
+
+class _Group(click.Group):
+    """click's group, with a usage error exiting 1 like any bad input.
+
+    click exits 2 on a usage error, which this CLI gives to "database in use, try
+    again": a script that retries on 2 would loop forever on a typo.
+    """
+
+    def main(self, *args: object, **kwargs: object) -> object:
+        try:
+            return super().main(*args, standalone_mode=False, **kwargs)
+        except click.exceptions.Abort:
+            click.echo("Aborted!", err=True)
+            sys.exit(EXIT_INTERRUPTED)
+        except click.ClickException as exc:
+            exc.show()
+            sys.exit(EXIT_BAD_INPUT)
 
 
 def _flag(argument: re.Match) -> str:
@@ -56,6 +80,13 @@ def fail_cleanly(command: Callable) -> Callable:
         except (StoreError, FileNotFoundError, ValueError) as exc:
             click.echo(f"error: {exc}", err=True)
             sys.exit(EXIT_BAD_INPUT)
+        except BrokenPipeError:  # `logbook ... | head` stopped reading: not an error
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            sys.exit(0)
+        except OSError as exc:  # the environment said no (a read-only folder): not a bug
+            where = f"{exc.filename}: " if exc.filename else ""
+            click.echo(f"error: {where}{exc.strerror or exc}", err=True)
+            sys.exit(EXIT_BAD_INPUT)
         except KeyboardInterrupt:
             click.echo("error: interrupted (logbooks already stored are kept)", err=True)
             sys.exit(EXIT_INTERRUPTED)
@@ -71,7 +102,7 @@ def fail_cleanly(command: Callable) -> Callable:
     return wrapper
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="logbook")
 def main() -> None:
     """Mine training logbooks into an incident dataset and reliability analytics."""
@@ -393,6 +424,70 @@ def demo(out) -> None:
         click.echo(ingested.summary(), err=ingested.status == "error")
     click.echo("\n".join(result.summary))
     click.echo(f"database: {result.db}\ndashboard: {result.dashboard}")
+
+
+@main.command(epilog=examples("logbook logbooks --db logbook.duckdb"))
+@db_option
+@format_option
+@fail_cleanly
+def logbooks(db, fmt) -> None:
+    """List the stored logbooks: source file, hash, entries, labels and date span."""
+    from .present.cli_output import emit
+
+    emit(Store(db).logbooks(), fmt)
+
+
+@main.command(epilog=examples("logbook show bloom-tr11-176b 5"))
+@click.argument("logbook")
+@click.argument("seq", type=int)
+@db_option
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
+              show_default=True, help="text to read, json for tools.")
+@fail_cleanly
+def show(logbook, seq, db, fmt) -> None:
+    """Show entry SEQ of LOGBOOK: the note, its labels with evidence, metrics, pages, flags."""
+    from .present.cli_output import render, show_entry
+
+    view = Store(db).show(logbook, seq)
+    if fmt == "json":
+        click.echo(show_entry(view, as_json=True))
+    else:
+        click.echo(show_entry(view))
+        for title, frame in (("labels", view.labels), ("metrics", view.metrics)):
+            if not frame.empty:  # an empty section is not printed
+                click.echo(f"\n{title}:\n{render(frame, 'table')}")
+
+
+@main.command(epilog=examples(
+    "logbook search 'ECC error' --code hardware.memory --since 2021-11-01"))
+@click.argument("text")
+@db_option
+@click.option("--code", help="Only entries labelled with this taxonomy code.")
+@click.option("--logbook", help="Only this logbook.")
+@click.option("--since", help="Only entries dated on or after this day (YYYY-MM-DD).")
+@click.option("--until", help="Only entries dated on or before this day (YYYY-MM-DD).")
+@click.option("--limit", type=click.IntRange(min=1), default=20, show_default=True)
+@format_option
+@fail_cleanly
+def search(text, db, code, logbook, since, until, limit, fmt) -> None:
+    """Find entries by their words, best first (BM25), with a snippet around the match."""
+    from .present.cli_output import emit
+
+    emit(Store(db).search(text, code=code, logbook=logbook, since=since, until=until,
+                          limit=limit), fmt)
+
+
+@main.command(epilog=examples("logbook forget opt-175b-10_percent_update"))
+@click.argument("logbook")
+@db_option
+@click.option("--with-corrections", is_flag=True,
+              help="Also drop the review decisions made on it (kept by default).")
+@fail_cleanly
+def forget(logbook, db, with_corrections) -> None:
+    """Remove LOGBOOK and everything mined from it, in one transaction."""
+    Store(db).forget(logbook, with_corrections=with_corrections)
+    kept = "" if with_corrections else "; its review decisions are kept"
+    click.echo(f"forgot {logbook}{kept}")
 
 
 if __name__ == "__main__":

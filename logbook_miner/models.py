@@ -92,6 +92,27 @@ class Metric:
     end: int
 
 
+@dataclass(frozen=True, slots=True)
+class Rate:
+    """How often something happened, as an entry states it: `events` events of `code`
+    (bound '>=', '~' or '=') in `hours` ("40+ restarts since Nov 17", "~2 a day")."""
+
+    code: str
+    events: float
+    bound: str
+    hours: float
+    period_start: date | None  # a count over a stated period; None for a frequency
+    period_end: date | None
+    evidence: str  # the sentence
+    field: str
+    start: int
+    end: int
+
+    @property
+    def mtbf_hours(self) -> float:
+        return self.hours / self.events
+
+
 @dataclass(slots=True)
 class LabelledEntry:
     """An entry with what the classify stage found in it."""
@@ -99,3 +120,4 @@ class LabelledEntry:
     entry: Entry
     labels: list[Label] = field(default_factory=list)
     metrics: list[Metric] = field(default_factory=list)
+    rates: list[Rate] = field(default_factory=list)

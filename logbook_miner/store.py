@@ -76,6 +76,20 @@ CREATE TABLE IF NOT EXISTS metrics (
     start    INTEGER NOT NULL,
     "end"    INTEGER NOT NULL
 );
+CREATE TABLE IF NOT EXISTS rates (       -- counts and rates stated in prose (TAXONOMY rule 14)
+    logbook      VARCHAR NOT NULL,
+    seq          INTEGER NOT NULL,
+    code         VARCHAR NOT NULL,        -- what was counted: a fault code, or restart
+    events       DOUBLE NOT NULL,
+    bound        VARCHAR NOT NULL,        -- '>=' (at least), '~' (about) or '='
+    hours        DOUBLE NOT NULL,         -- the period the events happened in
+    period_start DATE,                    -- for a count over a stated period
+    period_end   DATE,
+    evidence     VARCHAR NOT NULL,        -- the sentence
+    field        VARCHAR NOT NULL,
+    start        INTEGER NOT NULL,
+    "end"        INTEGER NOT NULL
+);
 -- A person's review decisions (`logbook review --apply`), applied whenever labels are written.
 -- Keyed by (logbook, heading, date, kind, code): what survives a re-ingest, unlike seq.
 -- No PRIMARY KEY because date may be NULL; save_corrections keeps the key unique.
@@ -92,7 +106,7 @@ CREATE TABLE IF NOT EXISTS corrections (
 );
 """
 
-LOGBOOK_TABLES = ("metrics", "labels", "entries", "logbooks")
+LOGBOOK_TABLES = ("rates", "metrics", "labels", "entries", "logbooks")
 VIEWS = QUERIES / "views"  # NAME.sql creates NAME; `-- reads: a, b` names what it reads
 
 
@@ -220,9 +234,25 @@ def replace_annotations(
     """Swap one logbook's labels and metrics (relabelling) in one transaction."""
     entries = list(entries)
     with transaction(con):
-        for table in ("labels", "metrics"):
+        for table in ("labels", "metrics", "rates"):
             con.execute(f"DELETE FROM {table} WHERE logbook = ?", [logbook])
         _insert_annotations(con, logbook, entries)
+
+
+def forget_logbook(con: duckdb.DuckDBPyConnection, logbook: str,
+                   with_corrections: bool = False) -> bool:
+    """Remove one logbook's rows in one transaction (and its review decisions, if asked).
+
+    Returns False when no such logbook is stored. Corrections are kept by default:
+    they are a person's work, and they apply again if the logbook is ingested again.
+    """
+    if stored_sha256(con, logbook) is None:
+        return False
+    with transaction(con):
+        _delete_logbook(con, logbook)
+        if with_corrections:
+            con.execute("DELETE FROM corrections WHERE logbook = ?", [logbook])
+    return True
 
 
 def _delete_logbook(con: duckdb.DuckDBPyConnection, logbook: str) -> None:
@@ -251,8 +281,14 @@ def _insert_annotations(con, logbook: str, entries: list[LabelledEntry]) -> None
         (logbook, le.entry.seq, m.name, m.value, m.unit, m.evidence, m.field, m.start, m.end)
         for le in entries for m in le.metrics
     ]
+    rates = [
+        (logbook, le.entry.seq, r.code, r.events, r.bound, r.hours, r.period_start,
+         r.period_end, r.evidence, r.field, r.start, r.end)
+        for le in entries for r in le.rates
+    ]
     _insert(con, "labels", labels)
     _insert(con, "metrics", metrics)
+    _insert(con, "rates", rates)
 
 
 def _insert(con, table: str, rows: list[tuple]) -> None:

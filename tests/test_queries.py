@@ -41,7 +41,9 @@ def test_every_query_says_what_it_answers():
 def test_every_query_runs_for_all_logbooks_and_for_one(db, name):
     run_query(name, {}, db)
     one = run_query(name, {"logbook": "opt-style"}, db)
-    assert not one.empty or name == "needs_review"  # nothing in the fixture is doubtful
+    # nothing in the fixture is doubtful, and its notes state no rate (tests/test_rates.py
+    # runs reported_rates on the real OPT and BLOOM notes)
+    assert not one.empty or name in ("needs_review", "reported_rates")
     if "logbook" in one.columns:
         assert set(one["logbook"]) <= {"opt-style"}
 

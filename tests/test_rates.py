@@ -48,3 +48,26 @@ def test_sentences(text, expected):
     found = [(r.code, r.events, r.bound, r.hours)
              for r in mine_rates(Entry(seq=1, heading="x", text=text, date=date(2022, 1, 6)))]
     assert found == ([expected] if expected else [])
+
+
+def test_mtbf_reports_what_the_notes_state_beside_the_entries(shared, tmp_path):
+    """The four OPT-175B notes merged: entries show a handful of stops over two months, the
+    notes say 40+ restarts in 16 days; `mtbf` gives both and says which bounds the truth."""
+    from logbook_miner import Store
+
+    store = Store(tmp_path / "x.duckdb")
+    store.ingest(sorted((shared / "logbooks" / "md").glob("opt-175b-*.md")), as_one="opt-175b")
+    [row] = store.mtbf().to_dict("records")
+    assert 6 <= row["reported_mtbf_hours"] <= 24
+    assert "40+ restarts" in row["reported_evidence"]
+    assert row["mtbf_hours"] > 10 * row["reported_mtbf_hours"]
+    assert "the entry-based MTBF is an upper bound" in row["note"]
+
+
+def test_bloom_hardware_rate_is_about_one_a_week(shared, tmp_path):
+    from logbook_miner import Store
+
+    store = Store(tmp_path / "x.duckdb")
+    store.ingest([shared / "logbooks" / "pdf" / "bloom-tr11-176b.pdf"])
+    rows = {r["family"]: r for r in store.mtbf(by="family").to_dict("records")}
+    assert 84 <= rows["hardware"]["reported_mtbf_hours"] <= 336

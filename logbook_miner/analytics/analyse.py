@@ -354,25 +354,64 @@ def mtbf_table(db: str | Path | None = None, logbook: str | None = None, by: str
 
     if by not in (None, "family"):
         raise QueryError(f"by must be 'family' or nothing, not {by!r}")
-    query = load_query("mtbf_inputs")
+    query, stated = load_query("mtbf_inputs"), load_query("reported_rates")
+    params = {"logbook": logbook, "by": by or "all"}
     with session(db, settings) as con:
         _check_logbook(con, logbook)
-        inputs = _frame(con, query.sql, _bind(query, {"logbook": logbook, "by": by or "all"}))
+        inputs = _frame(con, query.sql, _bind(query, params))
+        reported = {(r.logbook, r.family): r._asdict() for r in _frame(
+            con, stated.sql, _bind(stated, params)).itertuples(index=False)}
     rows = []
     for row in inputs.itertuples(index=False):
         head = {"logbook": row.logbook, "family": row.family}
+        stated = _reported(reported.pop((row.logbook, row.family), None))
         if row.observed_hours <= 0:
-            rows.append(head | {"failures": row.failures, "observed_hours": row.observed_hours,
-                                "note": "fewer than two dated times: no observation window"})
+            rows.append(head | {"failures": row.failures, "observed_hours": row.observed_hours}
+                        | stated | {"note": _disagreement(row.failures, None, stated)
+                                    or "fewer than two dated times: no observation window"})
             continue
         est = reliability.mtbf(list(row.failure_hours), row.observed_hours, confidence)
         fields = {k: v for k, v in asdict(est).items() if k not in ("per", "units")}
-        rows.append(head | fields
+        rows.append(head | fields | stated
                     | {"nodes": _int(row.nodes)} | _scaled(est, "node", row.nodes)
                     | {"gpus": _int(row.gpus)} | _scaled(est, "gpu", row.gpus)
-                    | {"window_start": row.window_start, "window_end": row.window_end})
+                    | {"window_start": row.window_start, "window_end": row.window_end,
+                       "note": _disagreement(row.failures, est.mtbf_hours, stated)})
+    for (name, family), only_stated in sorted(reported.items()):  # no dated stop at all
+        stated = _reported(only_stated)
+        rows.append({"logbook": name, "family": family, "failures": 0} | stated
+                    | {"note": _disagreement(0, None, stated)})
     return pd.DataFrame(rows).astype({"failures": "Int64", "nodes": "Int64", "gpus": "Int64"},
                                      errors="ignore")
+
+
+_REPORTED = ("reported_events", "reported_bound", "reported_hours", "reported_mtbf_hours",
+             "reported_code", "reported_evidence", "reported_from", "reported_to")
+
+
+def _reported(row: dict | None) -> dict[str, Any]:
+    """The failure rate the notes state (queries/reported_rates.sql), or nulls."""
+    return {key: (row or {}).get(key) for key in _REPORTED}
+
+
+def _disagreement(failures: int, mtbf_hours: float | None, stated: dict) -> str | None:
+    """A sentence when the notes report failures much more often than the entries show them.
+
+    Recap notes ("40+ restarts since Nov 17") count what no entry reports one by one, so
+    an MTBF from entries is then an upper bound; a factor of 2 is the threshold.
+    """
+    reported = stated["reported_mtbf_hours"]
+    if reported is None or (mtbf_hours is not None and mtbf_hours <= 2 * reported):
+        return None
+    bound = {">=": "", "~": "~", "=": ""}[stated["reported_bound"]]
+    plus = "+" if stated["reported_bound"] == ">=" else ""
+    what = "restarts" if stated["reported_code"] == "restart" else (
+        f"{stated['reported_code']} failures")
+    events = f"{bound}{stated['reported_events']:g}{plus} {what}"
+    when = (f"from {stated['reported_from']} to {stated['reported_to']}"
+            if stated["reported_from"] else f"in {stated['reported_hours']:g} h")
+    return (f"entries show {failures} stops; the notes report {events} {when} "
+            f"(\"{stated['reported_evidence'][:80]}\"): the entry-based MTBF is an upper bound")
 
 
 def _int(value: Any) -> int | None:

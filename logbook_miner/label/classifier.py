@@ -29,6 +29,7 @@ from ..models import FAULT, INTERVENTION, Entry, Label, LabelledEntry
 from ..resources import DATA
 from . import context
 from .numbers import mine
+from .rates import mine_rates
 from .ruler import optimise  # also registers the "anchored_span_ruler" factory
 
 TAXONOMY_PATH = DATA / "taxonomy.yaml"
@@ -192,7 +193,7 @@ class Classifier:
             if refers:
                 have = {lb.code for lb in labels}
                 labels += [lb for lb in self._recurred(refers[0], results) if lb.code not in have]
-            results.append(LabelledEntry(entry, labels, mine(entry)))
+            results.append(LabelledEntry(entry, labels, mine(entry), mine_rates(entry)))
         return results
 
     def _recurred(self, refers: Label, earlier: list[LabelledEntry]) -> list[Label]:

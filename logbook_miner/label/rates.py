@@ -17,7 +17,7 @@ from pathlib import Path
 
 import yaml
 
-from ..models import Entry
+from ..models import Entry, Rate
 from ..resources import DATA
 from ..segment import dates
 
@@ -25,26 +25,7 @@ RATES_PATH = DATA / "rates.yaml"
 _SENTENCE = re.compile(r"[^.!?\n]+(?:[.!?]+|\n|$)")
 _HYPOTHETICAL = re.compile(r"\b(?:if|would|could|might|should|expect|expected)\b", re.IGNORECASE)
 _SINCE_REACH = 40  # characters after "since" in which its date stands
-
-
-@dataclass(frozen=True, slots=True)
-class Rate:
-    """`events` events of `code` (bound '>=', '~' or '=') in `hours`, as an entry states it."""
-
-    code: str
-    events: float
-    bound: str
-    hours: float
-    period_start: date | None  # for a count over a stated period; None for a frequency
-    period_end: date | None
-    evidence: str  # the sentence
-    field: str
-    start: int
-    end: int
-
-    @property
-    def mtbf_hours(self) -> float:
-        return self.hours / self.events
+_REACH = 200  # characters around an event in which its quantity, period and evidence stand
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,22 +75,26 @@ def mine_rates(entry: Entry) -> list[Rate]:
 
 def _in_sentence(vocab: _Vocabulary, entry: Entry, field: str, sentence: re.Match,
                  previous: str) -> list[Rate]:
+    """The rates one sentence states; everything is looked up within _REACH of the event,
+    so a pasted log of one endless 'sentence' stays linear."""
     text = sentence.group()
     out = []
     for code, pattern in vocab.events:
         for event in pattern.finditer(text):
-            if _HYPOTHETICAL.search(text, 0, event.start()):
+            begin, finish = max(0, event.start() - _REACH), min(len(text), event.end() + _REACH)
+            if _HYPOTHETICAL.search(text, begin, event.start()):
                 continue
-            quantity = _quantity(vocab, text[:event.start()])
+            quantity = _quantity(vocab, text[max(0, event.start() - 40):event.start()])
             if quantity is None:
                 continue
             events, bound = quantity
-            span = _span(vocab, entry, text, previous, bound)
+            span = _span(vocab, entry, text[begin:finish], previous[-_REACH:], bound)
             if span is None or events <= 0:
                 continue
             hours, start, end, bound = span
-            evidence = text.strip()
-            at = sentence.start() + text.index(evidence)
+            clause = text if len(text) <= 2 * _REACH else text[begin:finish]
+            evidence = clause.strip()
+            at = sentence.start() + (0 if clause is text else begin) + clause.index(evidence)
             out.append(Rate(code, events, bound, hours, start, end, evidence, field, at,
                             at + len(evidence)))
     return out

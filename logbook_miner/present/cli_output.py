@@ -158,3 +158,22 @@ def _line(cells: Sequence[str], widths: list[int]) -> str:
 
 def emit(table: pd.DataFrame | Rows, fmt: str = "table") -> None:
     click.echo(render(table, fmt))
+
+
+_SHOWN = ("date", "time", "timezone", "author", "run_id", "page_start", "page_end",
+          "date_inferred", "chronology_anomaly")
+
+
+def show_entry(view: Any, as_json: bool = False) -> str:
+    """One entry as `logbook show` prints it: heading, the facts about it, then its text."""
+    entry = {key: plain(value) for key, value in view.entry.items()}
+    if as_json:
+        return json.dumps(entry | {"labels": records(view.labels),
+                                   "metrics": records(view.metrics)},
+                          indent=2, ensure_ascii=False)
+    facts = [f"{key}: {entry[key]}" for key in _SHOWN if entry.get(key) not in (None, False)]
+    flags = {"date_inferred": "year inferred from neighbours",
+             "chronology_anomaly": "date breaks the logbook's order (likely a typo)"}
+    facts = [flags.get(f.split(":")[0], f) for f in facts]
+    header = f"{entry['logbook']} #{entry['seq']}: {entry['heading']}"
+    return "\n".join([header, *(f"  {fact}" for fact in facts), "", entry["text"]])

@@ -8,7 +8,7 @@
 -- $logbook: only this logbook (default: all)
 -- $since: only entries dated on or after this ISO date (default: any)
 -- $until: only entries dated on or before this ISO date (default: any)
--- $limit: at most this many entries (default: 20)
+-- $limit = 20: at most this many entries
 -- reads: entries, labels
 WITH docs AS (
     SELECT e.logbook, e.seq, e.heading, e.text, e.date,
@@ -44,10 +44,11 @@ scored AS (  -- BM25 with k1 = 1.2, b = 0.75
     GROUP BY ALL
 ),
 pattern AS (SELECT '(?i)\b(' || string_agg(term, '|') || ')\b' AS words FROM terms)
-SELECT d.logbook, d.seq, d.date, d.heading, round(s.score, 3) AS score,
+SELECT d.logbook, d.seq, d.date, round(s.score, 3) AS score,
        trim(regexp_replace(coalesce(
-           regexp_extract(d.text, '.{0,60}' || p.words || '.{0,60}'),
-           left(d.text, 120)), '\s+', ' ', 'g')) AS snippet
+           regexp_extract(d.text, '.{0,30}' || p.words || '.{0,60}'),
+           left(d.text, 90)), '\s+', ' ', 'g')) AS snippet,
+       d.heading
 FROM scored s JOIN docs d USING (logbook, seq) CROSS JOIN pattern p
 ORDER BY s.matched_terms DESC, s.score DESC, d.logbook, d.seq
-LIMIT coalesce($limit, 20)
+LIMIT $limit

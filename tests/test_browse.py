@@ -1,0 +1,81 @@
+"""Looking things up on the real logbooks: logbooks, show, search, forget (issue 15)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from helpers import logbook_in_process
+
+from logbook_miner import Store
+
+NAMES = ("bloom-tr11-176b", "opt-175b-27_percent_update", "opt-175b-56_percent_update")
+
+
+@pytest.fixture(scope="module")
+def store(shared, tmp_path_factory) -> Store:
+    store = Store(tmp_path_factory.mktemp("browse") / "x.duckdb")
+    store.ingest([shared / "logbooks" / "md" / f"{name}.md" for name in NAMES])
+    return store
+
+
+def test_logbooks_lists_what_is_stored(store):
+    rows = {r["logbook"]: r for r in store.logbooks().to_dict("records")}
+    assert set(rows) == set(NAMES)
+    assert rows["bloom-tr11-176b"]["entries"] == 21
+    assert str(rows["bloom-tr11-176b"]["first_date"]) == "2022-03-11"
+    assert len(rows["bloom-tr11-176b"]["sha256"]) == 12
+
+
+def test_show_gives_the_note_its_labels_and_evidence(store):
+    view = store.show("opt-175b-27_percent_update", 1)
+    assert view.entry["heading"] == "Update on 175B Training Run: 27% through"
+    assert "40+ restarts" in view.entry["text"]
+    labels = {r["code"]: r["evidence"] for r in view.labels.to_dict("records")}
+    assert "restart" in labels and labels["restart"] in view.entry["text"]
+    run = logbook_in_process("show", "opt-175b-27_percent_update", "1", "--db", store.path)
+    assert run.returncode == 0
+    assert run.stdout.startswith("opt-175b-27_percent_update #1: Update on 175B Training Run")
+    assert "\nlabels:\n" in run.stdout
+    shown = json.loads(logbook_in_process("show", "opt-175b-27_percent_update", "1", "--db",
+                                          store.path, "--format", "json").stdout)
+    assert {lb["code"] for lb in shown["labels"]} == set(labels)
+
+
+def test_show_of_a_missing_entry_is_one_line(store):
+    run = logbook_in_process("show", "opt-175b-27_percent_update", "99", "--db", store.path)
+    assert run.returncode == 1
+    assert run.stderr.strip().splitlines() == [
+        "error: no entry 99 in logbook 'opt-175b-27_percent_update' (see `logbooks` for what "
+        "is stored)"]
+
+
+def test_search_ranks_entries_with_every_word_first_and_filters(store):
+    found = store.search("ECC errors")
+    assert {(r["logbook"], r["seq"]) for r in found.head(2).to_dict("records")} == {
+        ("opt-175b-27_percent_update", 1), ("opt-175b-56_percent_update", 3)}
+    assert all("ECC" in s for s in found.head(2)["snippet"])
+    only = store.search("ECC errors", logbook="opt-175b-27_percent_update")
+    assert set(only["logbook"]) == {"opt-175b-27_percent_update"}
+    dated = store.search("loss", since="2022-04-01", until="2022-12-31")
+    assert not dated.empty and all(str(d) >= "2022-04-01" for d in dated["date"])
+    coded = store.search("loss", code="numerics.loss_spike")
+    assert not coded.empty
+    assert store.search("zzzqqq").empty
+
+
+def test_forget_removes_one_logbook_in_one_go(store):
+    run = logbook_in_process("forget", "nosuch", "--db", store.path)
+    assert (run.returncode, run.stderr.strip()) == (1, "error: no logbook 'nosuch' is stored")
+    run = logbook_in_process("forget", "opt-175b-56_percent_update", "--db", store.path)
+    assert run.returncode == 0 and "forgot opt-175b-56_percent_update" in run.stdout
+    assert set(store.logbooks()["logbook"]) == {"bloom-tr11-176b", "opt-175b-27_percent_update"}
+    assert store.sql("SELECT count(*) AS n FROM labels WHERE logbook = "
+                     "'opt-175b-56_percent_update'")["n"].item() == 0
+
+
+@pytest.mark.parametrize("args", [("mtbf", "--format", "xml"), ("mtbf", "--db", ""),
+                                  ("nosuch-command",), ("sql",)])
+def test_usage_errors_exit_1_not_2_which_means_database_in_use(args):
+    run = logbook_in_process(*args)
+    assert run.returncode == 1
