@@ -15,7 +15,7 @@ The stages' modules load inside the methods, so `import logbook_miner` stays fas
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -27,8 +27,9 @@ if TYPE_CHECKING:
 
     from .analytics.browse import EntryView
     from .analytics.cost import CostEstimate
-    from .ingest import IngestResult
+    from .ingest import IngestResult, Progress
     from .label.review import Applied
+    from .rows import Rows
 
 
 class Store:
@@ -44,8 +45,11 @@ class Store:
                timezone: str | None = None, as_one: str | None = None, force: bool = False,
                label: bool = True, workers: int | None = None, pdf_backend: str | None = None,
                follow_links: bool = False,
-               progress: Callable[[Iterator], Iterator] | None = None) -> list[IngestResult]:
-        """Read files into the store, one transaction per logbook; `label=False` skips spaCy."""
+               progress: Progress | None = None) -> list[IngestResult]:
+        """Read files into the store, one transaction per logbook; `label=False` skips spaCy.
+
+        `progress` hears of each file done and each page of a PDF read in this process.
+        """
         from .ingest import ingest, no_labels
         from .read import DEFAULT_PDF_BACKEND
 
@@ -60,20 +64,28 @@ class Store:
 
         return relabel(self.path, logbooks)
 
-    def query(self, name: str, params: Mapping[str, Any] | None = None) -> pd.DataFrame:
-        """Run the named query `queries/NAME.sql`; unset parameters take their defaults."""
-        from .analytics.analyse import run_query
+    def query(self, name: str, params: Mapping[str, Any] | None = None, *,
+              as_rows: bool = False) -> pd.DataFrame | Rows:
+        """Run the named query `queries/NAME.sql`; unset parameters take their defaults.
 
-        return run_query(name, params, db=self.path)
+        `as_rows` gives plain `Rows` instead of a DataFrame: no pandas, for a fast CLI.
+        """
+        from .analytics.analyse import query_rows, run_query
+
+        return (query_rows if as_rows else run_query)(name, params, db=self.path)
 
     def sql(self, statement: str, limit: int | None = None, timeout: float | None = None,
-            memory_limit: str | None = None) -> pd.DataFrame:
-        """One read-only SELECT over the tables and views, bounded in time and memory."""
-        from .analytics.analyse import sql
+            memory_limit: str | None = None, *, as_rows: bool = False) -> pd.DataFrame | Rows:
+        """One read-only SELECT over the tables and views, bounded in time and memory.
+
+        `as_rows` gives plain `Rows` instead of a DataFrame: no pandas, for a fast CLI.
+        """
+        from .analytics.analyse import sql, sql_rows
 
         bounds = {"timeout": timeout, "memory_limit": memory_limit}
-        return sql(statement, db=self.path, limit=limit,
-                   **{k: v for k, v in bounds.items() if v is not None})
+        return (sql_rows if as_rows else sql)(
+            statement, db=self.path, limit=limit,
+            **{k: v for k, v in bounds.items() if v is not None})
 
     def mtbf(self, logbook: str | None = None, by: str | None = None,
              confidence: float = 0.95) -> pd.DataFrame:

@@ -13,9 +13,9 @@ import re
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import click
-from tqdm import tqdm
 
 from . import __version__
 from .api import Store
@@ -36,6 +36,11 @@ db_option = click.option(
     "--db", type=click.Path(dir_okay=False), default=None, callback=_database,
     help="DuckDB file (default: $LOGBOOK_DB or ./logbook.duckdb).",
 )
+
+
+def examples(*commands: str) -> str:
+    """A command's --help epilog: real invocations, kept as written (click's \\b)."""
+    return "\b\nExamples:\n" + "\n".join(f"  $ {c}" for c in commands)
 
 
 class _Group(click.Group):
@@ -103,7 +108,9 @@ def main() -> None:
     """Mine training logbooks into an incident dataset and reliability analytics."""
 
 
-@main.command()
+@main.command(epilog=examples(
+    "logbook ingest notes.pdf --timezone ET",
+    "logbook ingest daily-notes/ --as-one run-42 --db ops.duckdb"))
 @click.argument("paths", nargs=-1, required=True, type=click.Path())
 @db_option
 @click.option("--name", help="Logbook id (default: the file stem).")
@@ -123,17 +130,17 @@ def main() -> None:
               help="PDF text layer: pdfium (fast) or pdfplumber (the reference).")
 @click.option("--follow-links", is_flag=True,
               help="Read links in a folder that point outside it (skipped by default).")
+@click.option("--quiet", "-q", is_flag=True,
+              help="No progress bars (they appear only when stderr is a terminal).")
 @fail_cleanly
 def ingest(paths, db, name, timezone, as_one, force, no_label, workers, pdf_backend,
-           follow_links) -> None:
+           follow_links, quiet) -> None:
     """Read logbook files (PDF, Markdown, text, DOCX, HTML) into the database."""
-    def progress(items):
-        return tqdm(items, total=len(paths) if not as_one else 1, unit="file",
-                    file=sys.stderr, disable=None, leave=False)
-
-    results = Store(db).ingest(paths, name=name, timezone=timezone, as_one=as_one, force=force,
-                               label=not no_label, workers=workers, pdf_backend=pdf_backend,
-                               follow_links=follow_links, progress=progress)
+    with _Bars(quiet) as bars:
+        results = Store(db).ingest(paths, name=name, timezone=timezone, as_one=as_one,
+                                   force=force, label=not no_label, workers=workers,
+                                   pdf_backend=pdf_backend, follow_links=follow_links,
+                                   progress=bars)
     for result in results:
         click.echo(result.summary(), err=result.status == "error")
     if not results:
@@ -142,7 +149,49 @@ def ingest(paths, db, name, timezone, as_one, force, no_label, workers, pdf_back
         sys.exit(EXIT_BAD_INPUT)
 
 
-@main.command()
+class _Bars:
+    """Ingest progress on stderr: files of the batch, and pages of the PDF being read.
+
+    tqdm draws only when stderr is a terminal (disable=None), so pipes and logs stay clean.
+    """
+
+    def __init__(self, quiet: bool) -> None:
+        from tqdm import tqdm
+
+        self._tqdm = functools.partial(tqdm, file=sys.stderr, disable=True if quiet else None,
+                             leave=False, dynamic_ncols=True)
+        self._files: Any = None
+        self._pages: Any = None
+
+    def __enter__(self) -> _Bars:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        for bar in (self._pages, self._files):
+            if bar is not None:
+                bar.close()
+
+    def start(self, files: int) -> None:
+        self._files = self._tqdm(total=files, unit="file", desc="logbooks", position=0)
+
+    def page(self, read: int, total: int) -> None:
+        if read == 1 or self._pages is None:
+            if self._pages is not None:
+                self._pages.close()
+            self._pages = self._tqdm(total=total, unit="page", desc="reading", position=1)
+        self._pages.update(read - self._pages.n)
+        if read == total:
+            self._pages.set_description("processing")  # segment, label, store
+
+    def file_done(self) -> None:
+        if self._pages is not None:
+            self._pages.close()
+            self._pages = None
+        self._files.update()
+
+
+@main.command(epilog=examples(
+    "logbook export --out dataset --format parquet --partition-by logbook"))
 @db_option
 @click.option("--out", required=True, type=click.Path(file_okay=False), help="Output folder.")
 @click.option("--format", "fmt", type=click.Choice(["jsonl", "csv", "parquet"]), default="jsonl",
@@ -176,7 +225,9 @@ def _key_values(pairs: tuple[str, ...]) -> dict[str, str]:
     return out
 
 
-@main.command()
+@main.command(epilog=examples(
+    "logbook query --list",
+    "logbook query incidents -p logbook=bloom-tr11-176b --format csv"))
 @click.argument("name", required=False)
 @click.option("--param", "-p", "params", multiple=True, metavar="K=V",
               help="A query parameter (repeatable); see --list for each query's.")
@@ -186,21 +237,21 @@ def _key_values(pairs: tuple[str, ...]) -> dict[str, str]:
 @fail_cleanly
 def query(name, params, list_only, db, fmt) -> None:
     """Run a named query from queries/NAME.sql (the analyses behind the dashboards)."""
-    import pandas as pd
-
     from .analytics.analyse import list_queries, load_query
     from .present.cli_output import emit
+    from .rows import Rows
 
     if list_only or not name:
         rows = [(n, d, ", ".join(k if v is None else f"{k}={v}"
                                  for k, v in load_query(n).params.items()))
                 for n, d in list_queries()]
-        emit(pd.DataFrame(rows, columns=["name", "description", "params"]), fmt)
+        emit(Rows(["name", "description", "params"], rows, len(rows)), fmt)
         return
-    emit(Store(db).query(name, _key_values(params)), fmt)
+    emit(Store(db).query(name, _key_values(params), as_rows=True), fmt)
 
 
-@main.command("sql")
+@main.command("sql", epilog=examples(
+    'logbook sql "SELECT logbook, count(*) FROM entries GROUP BY ALL"'))
 @click.argument("statement")
 @db_option
 @format_option
@@ -222,14 +273,15 @@ def sql_command(statement, db, fmt, limit, timeout, memory_limit) -> None:
 
     if limit is None and fmt == "table":
         limit = 1000
-    frame = Store(db).sql(statement, limit=limit, timeout=timeout, memory_limit=memory_limit)
-    emit(frame, fmt)
-    hidden = frame.attrs["rows"] - len(frame)
+    result = Store(db).sql(statement, limit=limit, timeout=timeout, memory_limit=memory_limit,
+                           as_rows=True)
+    emit(result, fmt)
+    hidden = result.total - len(result.rows)
     if hidden:
         click.echo(f"({hidden:,} more rows not shown; --limit N shows more)", err=True)
 
 
-@main.command()
+@main.command(epilog=examples("logbook mtbf --logbook bloom-tr11-176b --by family"))
 @db_option
 @click.option("--logbook", help="Only this logbook.")
 @click.option("--by", type=click.Choice(["family"]), help="One row per fault family.")
@@ -258,7 +310,8 @@ def mtbf(db, logbook, by, confidence, fmt) -> None:
             click.echo(textwrap.fill(note, terminal_columns(), subsequent_indent="  "))
 
 
-@main.command()
+@main.command(epilog=examples(
+    "logbook simulate --from-logbook ID --usd-per-gpu-hour 2 --checkpoint-minutes 180"))
 @click.option("--gpus", type=int, help="GPUs in the job (default: the logbook's).")
 @click.option("--usd-per-gpu-hour", type=float,
               help="Price of a GPU-hour (with --from-logbook: assumed 2.0 when not given).")
@@ -305,7 +358,7 @@ def simulate(gpus, usd_per_gpu_hour, mtbf_hours, mttr_hours, checkpoint_minutes,
     emit(pd.DataFrame([fields]), fmt)
 
 
-@main.command("eval")
+@main.command("eval", epilog=examples("logbook eval --gold ../shared/gold"))
 @db_option
 @click.option("--gold", required=True, type=click.Path(exists=True),
               help="Gold .jsonl file or a folder of them (TAXONOMY.md format).")
@@ -322,7 +375,7 @@ def evaluate(db, gold, logbooks, as_json) -> None:
     click.echo(json.dumps(report, indent=1) if as_json else format_report(report))
 
 
-@main.command()
+@main.command(epilog=examples("logbook generate --out synth --style markdown --seed 3 --days 60"))
 @click.option("--out", required=True, type=click.Path(file_okay=False), help="Output folder.")
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--style", type=click.Choice(["opt", "markdown", "daily"]), default="opt",
@@ -345,7 +398,7 @@ def generate(out, seed, style, days, nodes, mtbf_hours, pages) -> None:
     click.echo(f"next: logbook ingest {made.document}{hint}")
 
 
-@main.command()
+@main.command(epilog=examples("logbook classify --logbook bloom-tr11-176b"))
 @db_option
 @click.option("--logbook", "logbooks", multiple=True, help="Only this logbook (repeatable).")
 @fail_cleanly
@@ -355,7 +408,9 @@ def classify(db, logbooks) -> None:
         click.echo(f"{logbook}: {entries} entries relabelled")
 
 
-@main.command()
+@main.command(epilog=examples(
+    "logbook review --out review.csv",
+    "logbook review --apply review.csv"))
 @db_option
 @click.option("--out", type=click.Path(dir_okay=False), help="Write the review CSV here.")
 @click.option("--apply", "apply_path", type=click.Path(exists=True, dir_okay=False),
@@ -374,7 +429,7 @@ def review(db, out, apply_path, below, logbook) -> None:
         click.echo(f"{Store(db).review(out, below=below, logbook=logbook)} rows -> {out}")
 
 
-@main.command()
+@main.command(epilog=examples("logbook dashboard --out dashboard && xdg-open dashboard/index.html"))
 @db_option
 @click.option("--out", default="dashboard", show_default=True, type=click.Path(file_okay=False),
               help="Folder for index.html and charts/*.png|svg.")
@@ -386,7 +441,7 @@ def dashboard(db, out, logbooks, no_images) -> None:
     click.echo(Store(db).dashboard(out, logbooks or None, images=not no_images))
 
 
-@main.command()
+@main.command(epilog=examples("logbook demo --out /tmp/logbook-demo"))
 @click.option("--out", type=click.Path(file_okay=False), default="logbook-demo",
               show_default=True, help="Folder for the demo database and dashboard.")
 @fail_cleanly
@@ -401,23 +456,18 @@ def demo(out) -> None:
     click.echo(f"database: {result.db}\ndashboard: {result.dashboard}")
 
 
-@main.command()
+@main.command(epilog=examples("logbook logbooks --db logbook.duckdb"))
 @db_option
 @format_option
 @fail_cleanly
 def logbooks(db, fmt) -> None:
-    """List the stored logbooks: source file, hash, entries, labels and date span.
-
-    \b
-    Example:
-      logbook logbooks --db logbook.duckdb
-    """
+    """List the stored logbooks: source file, hash, entries, labels and date span."""
     from .present.cli_output import emit
 
     emit(Store(db).logbooks(), fmt)
 
 
-@main.command()
+@main.command(epilog=examples("logbook show bloom-tr11-176b 5"))
 @click.argument("logbook")
 @click.argument("seq", type=int)
 @db_option
@@ -425,12 +475,7 @@ def logbooks(db, fmt) -> None:
               show_default=True, help="text to read, json for tools.")
 @fail_cleanly
 def show(logbook, seq, db, fmt) -> None:
-    """Show entry SEQ of LOGBOOK: the note, its labels with evidence, metrics, pages, flags.
-
-    \b
-    Example:
-      logbook show bloom-tr11-176b 5
-    """
+    """Show entry SEQ of LOGBOOK: the note, its labels with evidence, metrics, pages, flags."""
     from .present.cli_output import render, show_entry
 
     view = Store(db).show(logbook, seq)
@@ -443,7 +488,8 @@ def show(logbook, seq, db, fmt) -> None:
                 click.echo(f"\n{title}:\n{render(frame, 'table')}")
 
 
-@main.command()
+@main.command(epilog=examples(
+    "logbook search 'ECC error' --code hardware.memory --since 2021-11-01"))
 @click.argument("text")
 @db_option
 @click.option("--code", help="Only entries labelled with this taxonomy code.")
@@ -454,31 +500,21 @@ def show(logbook, seq, db, fmt) -> None:
 @format_option
 @fail_cleanly
 def search(text, db, code, logbook, since, until, limit, fmt) -> None:
-    """Find entries by their words, best first (BM25), with a snippet around the match.
-
-    \b
-    Example:
-      logbook search "ECC error" --code hardware.memory --since 2021-11-01
-    """
+    """Find entries by their words, best first (BM25), with a snippet around the match."""
     from .present.cli_output import emit
 
     emit(Store(db).search(text, code=code, logbook=logbook, since=since, until=until,
                           limit=limit), fmt)
 
 
-@main.command()
+@main.command(epilog=examples("logbook forget opt-175b-10_percent_update"))
 @click.argument("logbook")
 @db_option
 @click.option("--with-corrections", is_flag=True,
               help="Also drop the review decisions made on it (kept by default).")
 @fail_cleanly
 def forget(logbook, db, with_corrections) -> None:
-    """Remove LOGBOOK and everything mined from it, in one transaction.
-
-    \b
-    Example:
-      logbook forget opt-175b-10_percent_update
-    """
+    """Remove LOGBOOK and everything mined from it, in one transaction."""
     Store(db).forget(logbook, with_corrections=with_corrections)
     kept = "" if with_corrections else "; its review decisions are kept"
     click.echo(f"forgot {logbook}{kept}")

@@ -22,12 +22,14 @@ from dataclasses import dataclass, field
 from functools import partial
 from itertools import repeat
 from pathlib import Path
+from typing import Protocol
 
 from .errors import ArgumentError
 from .models import Entry, LabelledEntry
 from .read import (
     DEFAULT_PDF_BACKEND,
     SUPPORTED_SUFFIXES,
+    OnPage,
     ReadError,
     pdf_pages,
     read,
@@ -136,6 +138,21 @@ def find_sources(paths: Iterable[str | Path], name: str | None = None,
     return [Source(name or f.stem, [f], in_folder) for f, in_folder in files]
 
 
+class Progress(Protocol):
+    """What an ingest reports as it goes, for a progress bar.
+
+    Files come back from worker processes whole, so a batch reports files done;
+    pages are reported only for a PDF read in this process (one long PDF, the
+    case where a user waits longest with nothing to see).
+    """
+
+    def start(self, files: int) -> None: ...
+
+    def page(self, read: int, total: int) -> None: ...
+
+    def file_done(self) -> None: ...
+
+
 @dataclass(slots=True)
 class Parsed:
     """A parsed logbook as a worker hands it back: what the store needs, and its time."""
@@ -151,7 +168,7 @@ class Parsed:
 def ingest(paths: Iterable[str | Path], db: str | Path | None = None, name: str | None = None,
            timezone: str | None = None, as_one: str | None = None,
            classify: Classify | None = None, force: bool = False,
-           progress: Callable[[Iterator], Iterator] | None = None,
+           progress: Progress | None = None,
            workers: int | None = None, pdf_backend: str = DEFAULT_PDF_BACKEND,
            follow_links: bool = False) -> list[IngestResult]:
     """Ingest files into the store; an unchanged file (same SHA-256) is skipped.
@@ -180,13 +197,13 @@ def ingest(paths: Iterable[str | Path], db: str | Path | None = None, name: str 
                                         "unchanged" if unchanged else "error", error=error))
         ingested = results[len(skipped):]
         todo = [s for s, sha in zip(sources, shas, strict=True) if sha]
-        parsed = _parse_all(todo, timezone, classify, pdf_backend, workers or _cores())
+        parsed = _parse_all(todo, timezone, classify, pdf_backend, workers or _cores(),
+                            progress.page if progress else None)
         kept = Renderings()  # what this batch keeps, to tell a second rendering of it
         for source, result in zip(sources, ingested, strict=True):
             if todo and result.status == "unchanged":
                 kept.add(source.label, fingerprint(load_entries(con, source.logbook)))
-        iterator = progress(iter(sources)) if progress else iter(sources)
-        for source, sha, result in zip(iterator, shas, ingested, strict=True):
+        for source, sha, result in zip(_reported(sources, progress), shas, ingested, strict=True):
             if not sha:
                 continue
             parsed_one, error = next(parsed)
@@ -202,15 +219,26 @@ def ingest(paths: Iterable[str | Path], db: str | Path | None = None, name: str 
     return results
 
 
+def _reported(sources: list[Source], progress: Progress | None) -> Iterator[Source]:
+    """The sources, telling `progress` as each one's work (parse and store) is done."""
+    if progress:
+        progress.start(len(sources))
+    for source in sources:
+        yield source
+        if progress:
+            progress.file_done()
+
+
 def parse(source: Source, timezone: str | None, classify: Classify,
-          pdf_backend: str = DEFAULT_PDF_BACKEND) -> Parsed:
+          pdf_backend: str = DEFAULT_PDF_BACKEND, on_page: OnPage | None = None) -> Parsed:
     """Read, segment and classify one logbook; touches no database, so it can run anywhere."""
     started = time.perf_counter()
     notes: list[str] = []
     if len(source.paths) == 1:
-        doc = read(source.paths[0], pdf_backend)
+        doc = read(source.paths[0], pdf_backend, on_page)
     else:
-        merged = read_merged(source.paths, source.logbook, partial(read, pdf_backend=pdf_backend))
+        merged = read_merged(source.paths, source.logbook,
+                             partial(read, pdf_backend=pdf_backend, on_page=on_page))
         doc, notes = merged.document, merged.notes
     labelled = classify(segment(doc, default_timezone=timezone))
     return Parsed(doc.format, doc.pages, doc.title, labelled, time.perf_counter() - started,
@@ -246,7 +274,8 @@ def _attempt(fn: Callable, *args) -> tuple:
 
 
 def _parse_all(sources: list[Source], timezone: str | None, classify: Classify | None,
-               pdf_backend: str, workers: int) -> Iterator[tuple[Parsed | None, str | None]]:
+               pdf_backend: str, workers: int,
+               on_page: OnPage | None) -> Iterator[tuple[Parsed | None, str | None]]:
     """(Parsed, error) per source, in order: in worker processes when there is enough to do."""
     if not sources:
         return
@@ -254,7 +283,7 @@ def _parse_all(sources: list[Source], timezone: str | None, classify: Classify |
             or estimated_seconds(sources) < _POOL_MIN_SECONDS):
         classify = classify or _default_classifier()
         for source in sources:
-            yield _attempt(parse, source, timezone, classify, pdf_backend)
+            yield _attempt(parse, source, timezone, classify, pdf_backend, on_page)
         return
     # spawn: workers never inherit the open DuckDB connection or its threads, and are
     # children of this process, so they can die with it (see _start_worker).

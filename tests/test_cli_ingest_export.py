@@ -96,3 +96,37 @@ def test_export_other_formats_read_back(run, tmp_path, notes, fmt):
 def test_export_without_a_database_says_so(run, tmp_path):
     result = run("export", "--db", tmp_path / "none.duckdb", "--out", tmp_path / "out")
     assert result.exit_code == 1 and "no such database" in result.output
+
+
+class Heard:
+    """A `Progress` that writes down what an ingest tells it."""
+
+    def __init__(self) -> None:
+        self.events: list[tuple] = []
+
+    def start(self, files: int) -> None:
+        self.events.append(("start", files))
+
+    def page(self, read: int, total: int) -> None:
+        self.events.append(("page", read, total))
+
+    def file_done(self) -> None:
+        self.events.append(("file",))
+
+
+def test_ingest_reports_files_and_the_pages_of_a_pdf_read_in_process(tmp_path, notes):
+    from logbook_miner import Store
+    from logbook_miner.resources import DATA
+
+    pdf = DATA / "samples" / "opt" / "synth-opt-s7.pdf"
+    heard = Heard()
+    Store(tmp_path / "p.duckdb").ingest([pdf, notes], label=False, workers=1, progress=heard)
+    pages = [e for e in heard.events if e[0] == "page"]
+    assert heard.events[0] == ("start", 3) and heard.events.count(("file",)) == 3
+    assert pages == [("page", n, 7) for n in range(1, 8)]
+    assert heard.events.index(pages[-1]) < heard.events.index(("file",))  # pages come first
+
+
+def test_quiet_ingest_prints_no_bar(run, tmp_path, notes):
+    result = run("ingest", notes, "--db", tmp_path / "q.duckdb", "--quiet", "--no-label")
+    assert result.exit_code == 0 and "it/s" not in result.output and "file/s" not in result.output

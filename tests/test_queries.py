@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -153,3 +155,39 @@ def test_tables_fit_the_width_and_round_for_reading(monkeypatch):
     assert "n/a" in text
     assert "more columns: " in text and "wide_column_5" in text
     assert "314.8071216722258" in render(frame, "csv")  # full precision kept for tools
+
+
+def test_read_commands_do_not_load_heavy_libraries(db):
+    """`sql` and `query` answer with duckdb and click alone (issue 15: fast read commands)."""
+    script = (
+        "import sys\n"
+        "from logbook_miner.cli import main\n"
+        "for args in (['sql', 'SELECT 1'], ['query', 'incidents'], ['query', '--list']):\n"
+        "    try:\n"
+        "        main([*args, '--db', sys.argv[1]])\n"
+        "    except SystemExit as exit:\n"
+        "        assert not exit.code, args\n"
+        "heavy = {'pandas', 'numpy', 'scipy', 'spacy', 'pypdfium2', 'pdfplumber', 'altair'}\n"
+        "print(sorted(heavy & set(sys.modules)))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script, str(db)], capture_output=True,
+                          text=True, check=True)
+    assert done.stdout.splitlines()[-1] == "[]"
+
+
+def test_every_command_shows_an_example_in_its_help():
+    for name in main.commands:
+        assert "Examples:\n    $ logbook " in cli(name, "--help").output, name
+
+
+def test_tables_read_plain_rows_like_frames():
+    import pandas as pd
+
+    from logbook_miner.present.cli_output import render
+    from logbook_miner.rows import Rows
+
+    rows = Rows(["logbook", "mtbf_hours", "failures", "note"],
+                [("opt", 314.8071216722258, 12345, None), ("bloom", 2.0, 3, "a, b")], 2)
+    for fmt in ("table", "csv", "json"):
+        assert render(rows, fmt) == render(rows.frame(), fmt), fmt
+    assert render(Rows(["x"], [], 0), "table") == render(pd.DataFrame({"x": []}), "table")

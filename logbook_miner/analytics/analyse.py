@@ -18,17 +18,20 @@ from contextlib import contextmanager
 from dataclasses import asdict, dataclass, replace
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import duckdb
-import numpy as np
-import pandas as pd
 
 from ..errors import ArgumentError
 from ..resources import DATA, QUERIES
+from ..rows import Rows
 from ..store import connect, default_db
-from . import reliability
-from .cost import CostEstimate, simulate_cost
+
+if TYPE_CHECKING:  # pandas and scipy load on first use: `sql` and `query` need neither
+    import pandas as pd
+
+    from .cost import CostEstimate
+    from .reliability import MTBFEstimate
 
 _PARAM_LINE = re.compile(
     r"^--\s*\$(?P<name>\w+)(?:\s*=\s*(?P<default>[^:]+?))?\s*:\s*(?P<help>.*)$")
@@ -167,6 +170,15 @@ def run_query(name: str, params: Mapping[str, Any] | None = None, db: str | Path
         return _frame(con, query.sql, bound)
 
 
+def query_rows(name: str, params: Mapping[str, Any] | None = None,
+               db: str | Path | None = None) -> Rows:
+    """`run_query` as plain rows, for printing without pandas."""
+    query = load_query(name)
+    bound = _bind(query, params)
+    with session(db) as con:
+        return _first_rows(con, query.sql, None, bound)
+
+
 DEFAULT_TIMEOUT = 60.0  # seconds an ad-hoc query may run
 DEFAULT_MEMORY_LIMIT = "2GB"  # DuckDB's own limit for an ad-hoc query (its default is 80% of RAM)
 
@@ -181,6 +193,25 @@ def sql(statement: str, db: str | Path | None = None, limit: int | None = None,
     streamed past and counted, so a huge result costs time, not memory; the count
     of all rows is `frame.attrs["rows"]`.
     """
+    with _sandbox(statement, db, limit, timeout, memory_limit) as con:
+        if limit is None:
+            frame = _frame(con, statement)
+            frame.attrs["rows"] = len(frame)
+            return frame
+        return _first_rows(con, statement, limit).frame()
+
+
+def sql_rows(statement: str, db: str | Path | None = None, limit: int | None = None,
+             timeout: float = DEFAULT_TIMEOUT, memory_limit: str = DEFAULT_MEMORY_LIMIT) -> Rows:
+    """`sql` as plain rows, for printing without pandas."""
+    with _sandbox(statement, db, limit, timeout, memory_limit) as con:
+        return _first_rows(con, statement, limit)
+
+
+@contextmanager
+def _sandbox(statement: str, db: str | Path | None, limit: int | None, timeout: float,
+             memory_limit: str) -> Iterator[duckdb.DuckDBPyConnection]:
+    """A locked-down connection on which `statement` has been checked, bounded in time."""
     if limit is not None and limit < 0:
         raise QueryError(f"limit must be 0 or more, not {limit}")
     if timeout <= 0:
@@ -198,26 +229,25 @@ def sql(statement: str, db: str | Path | None = None, limit: int | None = None,
                 f"refused: {kind.name} is not allowed; only read-only SELECT queries run")
         _refuse_hidden_writes(con, statement, kind)
         with _bounded(con, timeout):
-            if limit is None:
-                frame = _frame(con, statement)
-                frame.attrs["rows"] = len(frame)
-                return frame
-            return _first_rows(con, statement, limit)
+            yield con
 
 
-def _first_rows(con: duckdb.DuckDBPyConnection, statement: str, limit: int) -> pd.DataFrame:
-    """The first `limit` rows as a frame; the others are fetched in chunks and counted."""
+def _first_rows(con: duckdb.DuckDBPyConnection, statement: str, limit: int | None,
+                params: Mapping[str, Any] | None = None) -> Rows:
+    """The first `limit` rows (all if None); the others are fetched in chunks and counted."""
     try:
-        result = con.execute(statement)
+        result = con.execute(statement, params or None)
+        columns = [d[0] for d in result.description]
+        if limit is None:
+            rows = result.fetchall()
+            return Rows(columns, rows, len(rows))
         rows = result.fetchmany(limit) if limit else []
         total = len(rows)
         while chunk := result.fetchmany(_CHUNK_ROWS):
             total += len(chunk)
     except duckdb.Error as exc:
         raise _query_error(exc) from None
-    frame = pd.DataFrame.from_records(rows, columns=[d[0] for d in result.description])
-    frame.attrs["rows"] = total
-    return frame
+    return Rows(columns, rows, total)
 
 
 _CHUNK_ROWS = 100_000
@@ -300,8 +330,10 @@ def _check_logbook(con: duckdb.DuckDBPyConnection, logbook: str | None) -> None:
         raise QueryError(f"no such logbook: {logbook}")
 
 
-def _scaled(estimate: reliability.MTBFEstimate, per: str, units: Any) -> dict[str, Any]:
+def _scaled(estimate: MTBFEstimate, per: str, units: Any) -> dict[str, Any]:
     """MTBF of one node or GPU (None when the cluster size is unknown)."""
+    import pandas as pd
+
     scale = estimate.per_node if per == "node" else estimate.per_gpu
     scaled = None if pd.isna(units) else scale(int(units))
     return {f"{per}_{field}": getattr(scaled, field, None) for field in _MTBF_FIELDS}
@@ -316,6 +348,10 @@ def mtbf_table(db: str | Path | None = None, logbook: str | None = None, by: str
     failure (time-terminated); failures are incidents, so entries about one stop count
     once. Per-node and per-GPU figures appear when the cluster size is known.
     """
+    import pandas as pd
+
+    from . import reliability
+
     if by not in (None, "family"):
         raise QueryError(f"by must be 'family' or nothing, not {by!r}")
     query, stated = load_query("mtbf_inputs"), load_query("reported_rates")
@@ -383,12 +419,18 @@ def _disagreement(failures: int, mtbf_hours: float | None, stated: dict) -> str 
 
 
 def _int(value: Any) -> int | None:
+    import pandas as pd
+
     return None if pd.isna(value) else int(value)
 
 
 def logbook_defaults(logbook: str,
                      db: str | Path | None = None) -> dict[str, tuple[float | None, str]]:
     """What a logbook measured for `simulate`, with where each came from (value, source)."""
+    import numpy as np
+
+    from . import reliability
+
     cluster = mtbf_table(db, logbook).iloc[0]
     inputs = run_query("simulate_inputs", {"logbook": logbook}, db).iloc[0]
     repairs = inputs["repair_hours"]
@@ -416,6 +458,8 @@ def simulate(usd_per_gpu_hour: float | None = None, checkpoint_minutes: float | 
     The job MTBF is the one from dated entries, unless the notes report failures more than
     twice as often (then the entries' figure is an upper bound and the reported one is used).
     """
+    from .cost import simulate_cost
+
     given = {"gpus": gpus, "usd_per_gpu_hour": usd_per_gpu_hour, "mtbf_hours": mtbf_hours,
              "mttr_hours": mttr_hours, "checkpoint_minutes": checkpoint_minutes,
              "checkpoint_cost_seconds": checkpoint_cost_seconds}
@@ -448,4 +492,6 @@ def _assumptions() -> dict[str, float]:
 
 
 def _none_if_nan(value: Any) -> Any:
+    import pandas as pd
+
     return None if value is None or pd.isna(value) else value

@@ -2,22 +2,29 @@
 
 JSON is a list of objects whose keys are the column names (stable snake_case);
 timestamps are ISO 8601, lists stay lists, and missing values are null, never
-NaN, which JSON cannot carry.
+NaN, which JSON cannot carry. A table is a DataFrame or plain `Rows`; the read
+commands pass `Rows`, so printing never needs pandas (a quarter second to import).
 """
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import math
 import os
 import shutil
 import textwrap
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Sequence
+from decimal import Decimal
+from typing import TYPE_CHECKING, Any
 
 import click
-import numpy as np
-import pandas as pd
+
+from ..rows import Rows
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 FORMATS = ("table", "csv", "json")
 _TABLE_WIDTH = 60  # characters of a cell shown in a table
@@ -33,14 +40,12 @@ format_option = click.option(
 
 def plain(value: Any) -> Any:
     """A cell as a JSON-able Python value."""
-    if isinstance(value, np.ndarray | list | tuple):
+    if type(value).__module__.startswith(("numpy", "pandas")):
+        return _plain_pandas(value)
+    if isinstance(value, list | tuple):
         return [plain(v) for v in value]
-    if value is None or value is pd.NA or value is pd.NaT:
-        return None
-    if isinstance(value, pd.Timestamp | np.datetime64):
-        return None if pd.isna(value) else pd.Timestamp(value).isoformat()
-    if isinstance(value, np.generic):
-        value = value.item()
+    if isinstance(value, Decimal):  # DuckDB's DECIMAL; pandas read it as a float too
+        value = float(value)
     if hasattr(value, "isoformat"):
         return value.isoformat()
     if isinstance(value, float) and not math.isfinite(value):
@@ -48,13 +53,35 @@ def plain(value: Any) -> Any:
     return value
 
 
+def _plain_pandas(value: Any) -> Any:
+    """A numpy or pandas cell (only a DataFrame holds one, so both are loaded)."""
+    import numpy as np
+    import pandas as pd
+
+    if isinstance(value, np.ndarray):
+        return [plain(v) for v in value]
+    if value is pd.NA or value is pd.NaT:
+        return None
+    if isinstance(value, pd.Timestamp | np.datetime64):
+        return None if pd.isna(value) else pd.Timestamp(value).isoformat()
+    if isinstance(value, np.generic):
+        return plain(value.item())
+    return value.isoformat() if hasattr(value, "isoformat") else value
+
+
 def records(df: pd.DataFrame) -> list[dict[str, Any]]:
     return [{str(k): plain(v) for k, v in row.items()} for row in df.to_dict("records")]
 
 
-def _cells(df: pd.DataFrame, cell: Callable[[Any], Any]) -> pd.DataFrame:
-    rows = [[cell(v) for v in row.values()] for row in records(df)]
-    return pd.DataFrame(rows, columns=df.columns, dtype=object)  # no re-inferred int -> float
+def _plain_rows(table: pd.DataFrame | Rows) -> tuple[list[str], list[list[Any]]]:
+    """Column names and rows of JSON-able values, from a DataFrame or `Rows`."""
+    if isinstance(table, Rows):
+        return list(table.columns), [[plain(v) for v in row] for row in table.rows]
+    return [str(c) for c in table.columns], [list(r.values()) for r in records(table)]
+
+
+def _cells(rows: list[list[Any]], cell: Callable[[Any], Any]) -> list[list[Any]]:
+    return [[cell(v) for v in row] for row in rows]
 
 
 def _csv_cell(value: Any) -> Any:
@@ -79,20 +106,27 @@ def _table_cell(value: Any) -> str:
     return text if len(text) <= _TABLE_WIDTH else text[: _TABLE_WIDTH - 1] + "…"
 
 
-def render(df: pd.DataFrame, fmt: str = "table") -> str:
-    """The frame as text in `fmt` (table, csv or json)."""
+def render(table: pd.DataFrame | Rows, fmt: str = "table") -> str:
+    """The table as text in `fmt` (table, csv or json)."""
+    columns, rows = _plain_rows(table)
     if fmt == "json":
-        return json.dumps(records(df), indent=2, ensure_ascii=False)
+        return json.dumps([dict(zip(columns, row, strict=True)) for row in rows],
+                          indent=2, ensure_ascii=False)
     if fmt == "csv":
-        return _cells(df, _csv_cell).to_csv(index=False).rstrip("\n")
+        out = io.StringIO()
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow(columns)
+        writer.writerows(_cells(rows, _csv_cell))
+        return out.getvalue().rstrip("\n")
     if fmt != "table":
         raise ValueError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
-    if df.empty:
+    if not rows or not columns:
         return "(no rows)"
-    cells = _cells(df, _table_cell)
-    if len(cells) == 1 and len(cells.columns) > _WIDE:  # one wide record reads better downwards
-        cells = pd.DataFrame({"field": cells.columns, "value": cells.iloc[0].to_numpy()})
-    return _fit(cells, terminal_columns())
+    cells = _cells(rows, _table_cell)
+    if len(cells) == 1 and len(columns) > _WIDE:  # one wide record reads better downwards
+        columns, cells = ["field", "value"], [list(pair) for pair in zip(columns, cells[0],
+                                                                          strict=True)]
+    return _fit(columns, cells, terminal_columns())
 
 
 def terminal_columns() -> int:
@@ -102,14 +136,14 @@ def terminal_columns() -> int:
     return shutil.get_terminal_size((_DEFAULT_COLUMNS, 24)).columns
 
 
-def _fit(cells: pd.DataFrame, width: int) -> str:
+def _fit(columns: list[str], cells: list[list[str]], width: int) -> str:
     """The table with its last columns left out until it fits `width`, and a note saying so."""
-    text = cells.to_string(index=False)
-    dropped: list[str] = []
-    while len(cells.columns) > 1 and max(map(len, text.splitlines())) > width:
-        dropped.insert(0, str(cells.columns[-1]))
-        cells = cells.iloc[:, :-1]
-        text = cells.to_string(index=False)
+    widths = [max(len(c), *(len(row[i]) for row in cells)) for i, c in enumerate(columns)]
+    kept = len(columns)
+    while kept > 1 and sum(widths[:kept]) + kept - 1 > width:
+        kept -= 1
+    dropped = columns[kept:]
+    text = "\n".join(_line(line[:kept], widths) for line in [columns, *cells])
     if dropped:
         note = (f"({len(dropped)} more column{'s' * (len(dropped) > 1)}: "
                 f"{', '.join(dropped)}; --format csv or json shows every column)")
@@ -117,8 +151,13 @@ def _fit(cells: pd.DataFrame, width: int) -> str:
     return text
 
 
-def emit(df: pd.DataFrame, fmt: str = "table") -> None:
-    click.echo(render(df, fmt))
+def _line(cells: Sequence[str], widths: list[int]) -> str:
+    """One line of the table, each cell right-aligned in its column (as pandas prints)."""
+    return " ".join(cell.rjust(w) for cell, w in zip(cells, widths, strict=False))
+
+
+def emit(table: pd.DataFrame | Rows, fmt: str = "table") -> None:
+    click.echo(render(table, fmt))
 
 
 _SHOWN = ("date", "time", "timezone", "author", "run_id", "page_start", "page_end",

@@ -10,6 +10,7 @@ import importlib
 import re
 import stat
 import zipfile
+from collections.abc import Callable
 from pathlib import Path
 
 from ..models import Document
@@ -25,6 +26,7 @@ SUPPORTED_SUFFIXES = (".pdf", ".md", ".markdown", ".txt", ".text", ".log", ".doc
 PDF_BACKENDS = ("pdfium", "pdfplumber")
 _BACKEND_MODULES = {"pdfium": ".pdfium", "pdfplumber": ".pdf"}
 DEFAULT_PDF_BACKEND = "pdfium"
+OnPage = Callable[[int, int], None]  # (pages read, pages in all): progress through a PDF
 _MARKDOWN_SUFFIXES = (".md", ".markdown")
 _HTML_SUFFIXES = (".html", ".htm")
 # A page, whatever its name: a doctype or an <html> element first.
@@ -90,12 +92,16 @@ def pdf_pages(path: Path) -> int | None:
         document.close()
 
 
-def read_pdf(path: str | Path, backend: str = DEFAULT_PDF_BACKEND) -> Document:
-    """Read a PDF with the named backend ('pdfium' or 'pdfplumber')."""
+def read_pdf(path: str | Path, backend: str = DEFAULT_PDF_BACKEND,
+             on_page: OnPage | None = None) -> Document:
+    """Read a PDF with the named backend ('pdfium' or 'pdfplumber').
+
+    `on_page(read, total)` is called after each page: a long PDF takes seconds.
+    """
     if backend not in PDF_BACKENDS:
         raise ValueError(f"unknown PDF backend {backend!r}; expected one of {sorted(PDF_BACKENDS)}")
     module = importlib.import_module(_BACKEND_MODULES[backend], __package__)
-    return module.read_pdf(Path(path))
+    return module.read_pdf(Path(path), on_page)
 
 
 def regular_file(path: Path) -> int:
@@ -117,7 +123,8 @@ def regular_file(path: Path) -> int:
     return info.st_size
 
 
-def read(path: str | Path, pdf_backend: str = DEFAULT_PDF_BACKEND) -> Document:
+def read(path: str | Path, pdf_backend: str = DEFAULT_PDF_BACKEND,
+         on_page: OnPage | None = None) -> Document:
     """Read one logbook file into Lines; raise ReadError with a one-line reason."""
     path = Path(path)
     size = regular_file(path)
@@ -130,7 +137,7 @@ def read(path: str | Path, pdf_backend: str = DEFAULT_PDF_BACKEND) -> Document:
         raise ReadError("empty file")
     fmt = sniff_format(path, head)
     if fmt == "pdf":
-        return read_pdf(path, pdf_backend)
+        return read_pdf(path, pdf_backend, on_page)
     if fmt in ("docx", "html"):  # imported when used, like the PDF backends
         return getattr(importlib.import_module(f".{fmt}", __package__), f"read_{fmt}")(path)
     text = decode(path.read_bytes())

@@ -15,6 +15,7 @@ import unicodedata
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pdfplumber
 from pdfminer.pdfdocument import PDFEncryptionError, PDFPasswordIncorrect
@@ -23,6 +24,9 @@ from pdfplumber.utils.exceptions import MalformedPDFException, PdfminerException
 
 from ..models import Document, Line
 from .errors import ReadError
+
+if TYPE_CHECKING:
+    from . import OnPage
 
 _BOLD = re.compile(r"bold|black|heavy|semibold|demi", re.IGNORECASE)
 _MONO = re.compile(r"mono|courier|code|consol|menlo|typewriter", re.IGNORECASE)
@@ -59,11 +63,15 @@ class PdfLine:
     spans: tuple[tuple[float, str], ...] = ()  # (x0, text) of each char or word, for code layout
 
 
-def read_pdf(path: Path) -> Document:
+def read_pdf(path: Path, on_page: OnPage | None = None) -> Document:
     """A PDF's lines; a file pdfminer cannot read raises ReadError saying why."""
     try:
         with pdfplumber.open(path) as pdf:
-            pages = [_page_lines(page) for page in pdf.pages]
+            pages = []
+            for page in pdf.pages:
+                pages.append(_page_lines(page))
+                if on_page:
+                    on_page(len(pages), len(pdf.pages))
             images = 0 if any(pages) else sum(len(page.images) for page in pdf.pages)
             title = (pdf.metadata or {}).get("Title")
     except Exception as exc:  # pdfminer raises many undocumented types on damaged files

@@ -15,6 +15,7 @@ import unicodedata
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pypdfium2 as pdfium
 import pypdfium2.raw as raw
@@ -23,6 +24,9 @@ import pypdfium2_raw.bindings as pdfium_raw_bindings
 from ..models import Document
 from . import pdf as plumber
 from .pdf import _BOLD, _BULLET, _MONO, PdfLine, assemble
+
+if TYPE_CHECKING:
+    from . import OnPage
 
 _Y_TOLERANCE = 3.0  # pdfplumber's default: tops this close are one line
 # A word: non-space chars, ending after PDFium's line-end hyphen mark (U+FFFE, or U+0002
@@ -59,7 +63,7 @@ class _Word:
     code: bool
 
 
-def read_pdf(path: Path) -> Document:
+def read_pdf(path: Path, on_page: OnPage | None = None) -> Document:
     """Read a PDF with PDFium; ReadError with a one-line reason when it cannot be read.
 
     A file PDFium cannot open or finds no text in goes to the pdfplumber reader,
@@ -70,9 +74,13 @@ def read_pdf(path: Path) -> Document:
     try:
         pdf = pdfium.PdfDocument(path)
     except pdfium.PdfiumError:
-        return plumber.read_pdf(path)
+        return plumber.read_pdf(path, on_page)
     try:
-        pages = [_PageReader(pdf[i], i + 1).lines() for i in range(len(pdf))]
+        pages = []
+        for i in range(len(pdf)):
+            pages.append(_PageReader(pdf[i], i + 1).lines())
+            if on_page:
+                on_page(i + 1, len(pdf))
         title = pdf.get_metadata_value("Title") or None
     except pdfium.PdfiumError:
         pages, title = [], None
