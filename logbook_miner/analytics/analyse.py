@@ -220,7 +220,7 @@ def _sandbox(statement: str, db: str | Path | None, limit: int | None, timeout: 
         try:
             statements = con.extract_statements(statement)
         except duckdb.Error as exc:
-            raise QueryError(str(exc).strip().splitlines()[0]) from None
+            raise _query_error(exc) from None
         if len(statements) != 1:
             raise QueryError(f"give exactly one statement, not {len(statements)}")
         kind = statements[0].type

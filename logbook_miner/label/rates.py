@@ -141,10 +141,8 @@ def _span(vocab: _Vocabulary, entry: Entry, text: str, previous: str,
             break
     last = vocab.last.search(text)
     if last:
-        n = last.group("n")
-        count = vocab.words.get((n or "one").lower(), None) if not (n or "").isdigit() else float(n)
-        count = count or (3.0 if n == "few" else 1.0)
-        unit = last.group("unit").lower().rstrip("s")
-        hours = count * {"day": 24.0, "week": 168.0, "month": 720.0}[unit]
+        n = (last.group("n") or "one").lower()
+        count = float(n) if n.isdigit() else vocab.words[n]
+        hours = count * vocab.units[last.group("unit").lower()]
         return hours, entry.date - timedelta(hours=hours), entry.date, bound
     return None
