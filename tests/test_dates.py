@@ -6,8 +6,8 @@ from datetime import date, datetime
 
 import pytest
 
+from logbook_miner.segment.chronology import chronology_anomalies
 from logbook_miner.segment.dates import (
-    chronology_anomalies,
     find_dates,
     heading_when,
     leading_when,

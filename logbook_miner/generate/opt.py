@@ -10,7 +10,7 @@ page. Lines are laid out here (word widths from the core-font tables, one
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -103,7 +103,26 @@ def paginate(lines: list[Line]) -> list[list[tuple[str, str, float]]]:
     return pages
 
 
-def heading(note: Note, rng: np.random.Generator, typo: bool) -> dict[str, Any]:
+def typo_shift(days: list[date], i: int, rng: np.random.Generator) -> int | None:
+    """Days by which heading i's written date is mistyped (a day either way, or the month).
+
+    A typo is planted only where its neighbours expose it: the mistyped day must pass
+    the days (in the logbook's home zone) of at least two headings on one side, so
+    that no other single entry could be the one out of place (a typo that passes one
+    neighbour is ambiguous even to a reader). None where no slip would be exposed.
+    """
+    day = days[i]
+    month_back = (day.replace(year=day.year - 1) if day.month == 1
+                  else day.replace(month=day.month - 1, day=min(day.day, 28))) - day
+    exposed = [
+        shift for shift in (1, -1, month_back.days)
+        if (i >= 2 and day + timedelta(days=shift) > days[i - 2])
+        or (i + 2 < len(days) and day + timedelta(days=shift) < days[i + 2])
+    ]
+    return int(rng.choice(exposed)) if exposed else None
+
+
+def heading(note: Note, rng: np.random.Generator) -> dict[str, Any]:
     """The heading as someone typed it: varied time forms, zone and author optional."""
     r = rng.random(3)
     tz = "ET" if r[0] < 0.55 else "PT" if r[0] < 0.8 else None
@@ -118,27 +137,28 @@ def heading(note: Note, rng: np.random.Generator, typo: bool) -> dict[str, Any]:
         f"{h}:{m:02d}",
         f"{h % 12 or 12}:{m:02d} {ampm.upper()}",
     )[form]
-    day = local.date()
-    if typo:  # a slip of the month (or the year in January)
-        day = (
-            day.replace(year=day.year - 1)
-            if day.month == 1
-            else day.replace(month=day.month - 1, day=min(day.day, 28))
-        )
     author = note.author if r[2] < 0.8 else None
-    written = datetime.combine(day, local.time(), ZONES[tz or HOME])
     zone, who = f" {tz}" if tz else "", f" [{author}]" if author else ""
-    text = f"{day.isoformat()} {time}{zone}{who}: Run {note.run_id}"
+    text = f"{local.date().isoformat()} {time}{zone}{who}: Run {note.run_id}"
     return {
         "heading": text + (f" {note.title}" if note.title else ""),
-        "date": day.isoformat(),
+        "date": local.date().isoformat(),
         "time": time,
         "timezone": tz,
-        "ts_utc": iso(written.astimezone(UTC)),
+        "ts_utc": iso(local.astimezone(UTC)),
         "author": author,
         "run_id": note.run_id,
-        "chronology_anomaly": typo,
+        "chronology_anomaly": False,
     }
+
+
+def mistype(head: dict[str, Any], days: int) -> dict[str, Any]:
+    """The heading with its date written `days` off: a chronology anomaly, as typed."""
+    written, typed = head["date"], (date.fromisoformat(head["date"]) + timedelta(days)).isoformat()
+    local = datetime.fromisoformat(head["ts_utc"]).astimezone(ZONES[head["timezone"] or HOME])
+    ts = datetime.combine(local.date() + timedelta(days), local.timetz()).astimezone(UTC)
+    return head | {"heading": head["heading"].replace(written, typed, 1), "date": typed,
+                   "ts_utc": iso(ts), "chronology_anomaly": True}
 
 
 class _Browser(FPDF):
@@ -169,10 +189,14 @@ def render(out: Path, doc: Doc) -> tuple[Path, list[dict[str, Any]], int]:
     name, title = doc.name, doc.title
     newest = sorted(doc.notes, key=lambda n: n.ts, reverse=True)
     typos = rng.random(len(newest)) < TYPO_RATE
-    heads = [
-        heading(n, rng, bool(t) and 0 < i < len(newest) - 1)
-        for i, (n, t) in enumerate(zip(newest, typos, strict=True))
-    ]
+    heads = [heading(n, rng) for n in newest]
+    days = [datetime.fromisoformat(h["ts_utc"]).astimezone(ZONES[HOME]).date() for h in heads]
+    slips = np.random.default_rng([doc.seed, 3])  # its own stream: typos leave the rest as it was
+    last = -3
+    for i in np.flatnonzero(typos[1:-1]) + 1:
+        shift = typo_shift(days, i, slips) if i - last > 2 else None  # two near typos: ambiguous
+        if shift is not None:
+            heads[i], last = mistype(heads[i], shift), i
     rows = [truth_row(name, 1, title, None, set(), set())]
     rows += [
         truth_row(

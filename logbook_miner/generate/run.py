@@ -62,6 +62,7 @@ class Simulation:
         self.shares = np.array([fams[f]["share"] for f in self.families])
         self.major, self.minor = int(self.p["lineage"]), 0
         self.it, self.clock, self.down_until = 0.0, self.start, self.start
+        self.last_restart_note = self.start
         self.lr, self.clip = float(self.p["lr"]), float(self.p["clip"])
         self.failures: list[dict[str, Any]] = []
         self.restarts: list[dict[str, Any]] = []
@@ -135,6 +136,12 @@ class Simulation:
         self.restarts.append(ev)
         return ev
 
+    def _restart_note(self, ts: datetime) -> datetime:
+        """When the note on a restart is written: not before the note on the restart before it
+        (people write them up in order, so run ids in the headings only ever increase)."""
+        self.last_restart_note = max(ts, self.last_restart_note + timedelta(minutes=1))
+        return self.last_restart_note
+
     def _failure(self, rng: np.random.Generator, t: datetime, node: int, f: int) -> Incident:
         fam, prm, after = (
             self.families[f],
@@ -171,7 +178,8 @@ class Simulation:
         ]
         ctx["new_run"] = self.run
         return Incident(
-            at + rng.uniform(5, 90) * timedelta(minutes=1), fam, actions, ctx, also, events
+            self._restart_note(at + rng.uniform(5, 90) * timedelta(minutes=1)), fam, actions,
+            ctx, also, events,
         )
 
     def _other(self, rng: np.random.Generator, t: datetime, kind: str) -> Incident | None:
@@ -242,9 +250,9 @@ class Simulation:
             events.append(self._restart(at, kind))
         ctx["new_run"] = self.run
         note_at = at if events else t + rng.uniform(0.3, 3) * HOUR
-        return Incident(
-            note_at + rng.uniform(5, 60) * timedelta(minutes=1), kind, actions, ctx, also, events
-        )
+        written = note_at + rng.uniform(5, 60) * timedelta(minutes=1)
+        return Incident(self._restart_note(written) if events else written, kind, actions, ctx,
+                        also, events)
 
     def _launch(self, rng: np.random.Generator, t: datetime) -> Incident:
         """Start the next lineage (13.00 after 12.xx) from scratch."""

@@ -8,10 +8,7 @@ through `zoneinfo`, so DST is right for ET/PT/CET.
 
 from __future__ import annotations
 
-import itertools
 import re
-from bisect import bisect_right
-from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -218,40 +215,3 @@ def infer_year(month: int, day: int, neighbour: date) -> date:
         except ValueError:
             continue
     return min(candidates, key=lambda d: abs((d - neighbour).days))
-
-
-def chronology_anomalies(dates: Sequence[date | None]) -> list[bool]:
-    """Flag dates that break the document's dominant order (ascending or descending).
-
-    The entries kept in order are a longest non-decreasing (or non-increasing)
-    subsequence; every other dated entry is out of place by a day or more.
-    """
-    indexed = [(i, d.toordinal()) for i, d in enumerate(dates) if d is not None]
-    steps = [b - a for (_, a), (_, b) in itertools.pairwise(indexed)]
-    descending = sum(s < 0 for s in steps) > sum(s > 0 for s in steps)  # same-day ties say nothing
-    values = [-v if descending else v for _, v in indexed]
-    in_order = _longest_non_decreasing(values)
-    flags = [False] * len(dates)
-    for k, (i, _) in enumerate(indexed[1:-1], 1):  # out of place between two dated neighbours
-        flags[i] = k not in in_order
-    return flags
-
-
-def _longest_non_decreasing(values: list[int]) -> set[int]:
-    """Indices of one longest non-decreasing subsequence (patience sorting, O(n log n))."""
-    tails: list[int] = []  # tails[k]: smallest tail value of a run of length k+1
-    tail_index: list[int] = []
-    parent = [-1] * len(values)
-    for i, v in enumerate(values):
-        k = bisect_right(tails, v)
-        if k == len(tails):
-            tails.append(v)
-            tail_index.append(i)
-        else:
-            tails[k], tail_index[k] = v, i
-        parent[i] = tail_index[k - 1] if k else -1
-    keep, i = set(), tail_index[-1] if tail_index else -1
-    while i != -1:
-        keep.add(i)
-        i = parent[i]
-    return keep

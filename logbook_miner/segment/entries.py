@@ -25,10 +25,11 @@ import itertools
 import re
 from collections import Counter
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import UTC, date
 
 from ..models import Document, Entry, Line
 from . import dates
+from .chronology import chronology_anomalies
 
 _BODY_LEVEL = 99  # the level of a date-led line that has no heading style
 _STRUCTURE_BOLD_LEVEL = 7  # a bold line standing alone, where headings have levels, not sizes
@@ -356,9 +357,24 @@ def _complete_dates(entries: list[Entry], no_year: dict[int, tuple[int, int]],
                 entry.date, entry.date_inferred = dates.infer_year(month, day, neighbour), True
         if entry.date and entry.time:
             entry.ts_utc = dates.to_utc(entry.date, entry.time, entry.timezone or default_timezone)
-    flags = dates.chronology_anomalies([e.date for e in entries])
+    flags = chronology_anomalies(_home_days(entries, default_timezone),
+                                 [e.run_id for e in entries])
     for entry, flag in zip(entries, flags, strict=True):
         entry.chronology_anomaly = flag
+
+
+def _home_days(entries: list[Entry], default_timezone: str | None) -> list[date | None]:
+    """Each entry's date in the logbook's own zone (its most written one), for ordering.
+
+    `11:07 PM PT` on the 26th is the 27th in ET: days written in several zones compare
+    only once they are days of one zone.
+    """
+    zones = Counter(e.timezone for e in entries if e.timezone)
+    home = dates.zone_info(zones.most_common(1)[0][0] if zones else default_timezone)
+    if home is None:
+        return [e.date for e in entries]
+    return [e.ts_utc.replace(tzinfo=UTC).astimezone(home).date() if e.ts_utc else e.date
+            for e in entries]
 
 
 def _nearest_dated(entries: list[Entry], no_year: dict) -> list[date | None]:
