@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from analytics_fixtures import DATE_ONLY, OPT_STYLE, ingest_texts, keyword_classify
+from analytics_fixtures import DATE_ONLY, OPT_STYLE, ingest_texts, keyword_classify, real_classify
 
 from logbook_miner.analytics.analyse import QueryError, mtbf_table, run_query, simulate, sql
 from logbook_miner.analytics.reliability import mtbf
@@ -213,3 +213,22 @@ def test_times_without_a_zone_keep_their_wall_clock(tmp_path):
 def _rows(db, statement):
     """The rows of a read-only query, as tuples."""
     return [tuple(row) for row in sql(statement, db).itertuples(index=False)]
+
+
+@pytest.mark.parametrize(("sentence", "hours"), [
+    ("It took 5 hours to get a replacement and we restarted.", 5.0),  # the issue's words
+    ("Lost 6h of work until this got resolves. Restarted.", 6.0),  # BLOOM tr11-176B
+    ("The training was interrupted for about 12 hours and resumed at 12:00 today.", 12.0),  # CPM
+])
+def test_a_stated_repair_time_is_the_stop_s_repair(tmp_path, sentence, hours):
+    text = f"2022-05-07 20:14 UTC Node failure\n\nnode-3 lost a GPU, job crashed. {sentence}\n"
+    db = ingest_texts(tmp_path, {"stated": text}, classify=real_classify())
+    assert _rows(db, "SELECT repair_hours, repair_source, repair_estimated FROM incidents") == [
+        (pytest.approx(hours), "stated", False)]
+
+
+def test_a_dated_restart_wins_over_a_stated_duration(tmp_path):
+    text = ("2022-05-07 20:14 UTC Node failure\n\nnode-3 lost a GPU, job crashed. We lost ~11h "
+            "on this event.\n\n2022-05-08 02:14 UTC Back\n\nRestarted from the last checkpoint.\n")
+    db = ingest_texts(tmp_path, {"both": text}, classify=real_classify())
+    assert _rows(db, "SELECT repair_hours, repair_source FROM incidents") == [(6.0, "dated")]

@@ -1,7 +1,7 @@
 -- Every stop (and numerics episode): when, which family, which entries, how long until restart.
 -- $logbook: only this logbook (default: all)
 SELECT logbook, stream, incident, start_ts, end_ts, family, families, codes, seqs,
-       round(repair_hours, 2) AS repair_hours, repair_estimated, time_estimated,
+       round(repair_hours, 2) AS repair_hours, repair_source, repair_estimated, time_estimated,
        confidence, evidence
 FROM incidents
 WHERE $logbook IS NULL OR logbook = $logbook

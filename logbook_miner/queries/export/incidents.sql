@@ -13,7 +13,7 @@ SELECT i.logbook, i.stream, i.incident, i.start_ts, i.end_ts, i.family, i.famili
        i.seqs, i.entries, i.time_estimated, i.confidence, i.evidence,
        a.a.seq AS evidence_seq, a.a.field AS evidence_field, a.a.start AS evidence_start,
        a.a."end" AS evidence_end, e.page_start, e.page_end,
-       i.resumed_at, i.resume_seq, i.repair_hours, i.repair_estimated
+       i.resumed_at, i.resume_seq, i.repair_hours, i.repair_source, i.repair_estimated
 FROM incidents i
 LEFT JOIN anchors a USING (logbook, stream, incident)
 LEFT JOIN entries e ON e.logbook = i.logbook AND e.seq = a.a.seq

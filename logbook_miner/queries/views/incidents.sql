@@ -3,10 +3,15 @@
 -- between them (in the previous failure's entry or after it): then the job ran again, and
 -- failed again. Numerics form their own stream, so a loss spike never merges with, or counts
 -- as, a stop of the job.
--- repair_hours (stops only): incident start to the first restart before the next stop and
--- within max_repair_hours; NULL when the incident's own entry reports the restart (the logbook
--- does not say how long it took).
--- reads: events, settings
+-- repair_hours (stops only), with repair_source saying where it came from:
+--   dated:  incident start to the first restart before the next stop and within max_repair_hours,
+--           when the restart is in a later entry (the same entry dates both only to one time);
+--   stated: else what the incident's entries say it took (metrics downtime_hours: "took 5 hours
+--           to get a replacement", "interrupted for about 12 hours"; else lost_hours: "we lost
+--           ~11h on this event", which may include work redone from the last checkpoint);
+--   a dated repair that rests on an estimated time (a date without a time) gives way to a
+--   stated one; NULL when the logbook says neither.
+-- reads: events, metrics, settings
 CREATE OR REPLACE TEMP VIEW incidents AS
 WITH sequenced AS (  -- restarts logged so far; an entry's restart follows its failure
     SELECT *, sum((kind = 'restart')::INTEGER) OVER (
@@ -55,11 +60,36 @@ resumed AS (
                  AND epoch(r.ts - i.start_ts) / 3600 <= setting('max_repair_hours')
                  AND (i.next_start IS NULL OR r.ts < i.next_start)
     GROUP BY ALL
+),
+stated AS (
+    SELECT i.logbook, i.stream, i.incident,
+           coalesce(max(m.value) FILTER (WHERE m.name = 'downtime_hours'),
+                    max(m.value) FILTER (WHERE m.name = 'lost_hours')) AS hours
+    FROM bounded i
+    JOIN metrics m ON m.logbook = i.logbook AND list_contains(i.seqs, m.seq)
+    WHERE i.stream = 'stop' AND m.name IN ('downtime_hours', 'lost_hours') AND m.value > 0
+    GROUP BY ALL
+),
+repairs AS (
+    SELECT i.*, r.resumed_at, r.resume_seq, s.hours AS stated_hours,
+           CASE WHEN NOT list_contains(i.seqs, r.resume_seq)
+                THEN epoch(r.resumed_at - i.start_ts) / 3600 END AS dated_hours,
+           i.time_estimated OR r.resume_estimated AS dated_estimated
+    FROM bounded i
+    LEFT JOIN resumed r USING (logbook, stream, incident)
+    LEFT JOIN stated s USING (logbook, stream, incident)
+),
+chosen AS (
+    SELECT *, CASE WHEN dated_hours IS NOT NULL AND NOT dated_estimated THEN 'dated'
+                   WHEN stated_hours IS NOT NULL THEN 'stated'
+                   WHEN dated_hours IS NOT NULL THEN 'dated' END AS repair_source
+    FROM repairs
 )
-SELECT i.logbook, i.stream, i.incident, i.start_ts, i.end_ts, i.family, i.families, i.codes,
-       i.seqs, len(i.seqs) AS entries, i.time_estimated, i.confidence, i.evidence,
-       r.resumed_at, r.resume_seq,
-       CASE WHEN NOT list_contains(i.seqs, r.resume_seq)
-            THEN epoch(r.resumed_at - i.start_ts) / 3600 END AS repair_hours,
-       i.time_estimated OR r.resume_estimated AS repair_estimated
-FROM bounded i LEFT JOIN resumed r USING (logbook, stream, incident);
+SELECT logbook, stream, incident, start_ts, end_ts, family, families, codes,
+       seqs, len(seqs) AS entries, time_estimated, confidence, evidence,
+       resumed_at, resume_seq,
+       CASE repair_source WHEN 'dated' THEN dated_hours WHEN 'stated' THEN stated_hours END
+           AS repair_hours,
+       repair_source,
+       CASE repair_source WHEN 'stated' THEN false ELSE dated_estimated END AS repair_estimated
+FROM chosen;
