@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+import yaml
 
 from logbook_miner.label.classifier import Classifier, load_taxonomy, normalise
 from logbook_miner.models import FAULT, INTERVENTION, Entry, LabelledEntry
@@ -308,3 +309,14 @@ def test_context_writes_its_decision_on_each_cue(classifier: Classifier) -> None
     assert decisions["numerics.overflow"] is None
     dropped = decisions["hardware.memory"]
     assert (dropped.rule.category, dropped.trigger.text) == ("NEGATED", "No")
+
+
+PARAPHRASES = [(text, code) for code, texts in yaml.safe_load(
+    (Path(__file__).parent / "paraphrases.yaml").read_text(encoding="utf-8")).items()
+    for text in texts]
+
+
+@pytest.mark.parametrize(("text", "code"), PARAPHRASES)
+def test_cues_are_families_of_words_for_a_meaning(classifier: Classifier, text: str,
+                                                  code: str) -> None:
+    assert code in codes(classifier, text, heading="2024-03-02 14:10")

@@ -42,6 +42,8 @@ _SOFT_BEFORE = ",-(/+%&"  # a line ending in these stopped mid-sentence
 _WRAP_WIDTH = 60  # characters: a shorter line ended on purpose
 _MAX_WORD = 100  # characters: a longer run without whitespace is cut before tokenizing
 _PIECE_CHARS = 200_000  # characters of a field tokenized at once
+_HYPHEN_INFIX = "(?:-|–|—|--|---|——|~)"  # spaCy English: split words at these between letters
+_DASH_INFIX = "(?:–|—|--|---|——|~)"  # ours: a dash still splits, a hyphen does not
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,6 +139,10 @@ class Classifier:
         # an abbreviation); a word ending in lower-then-upper case is no abbreviation.
         suffixes = [*self.nlp.Defaults.suffixes, r"(?<=[a-z][A-Z])\."]
         self.nlp.tokenizer.suffix_search = spacy.util.compile_suffix_regex(suffixes).search
+        # A hyphenated word is one token ("low-quality", "re-launched", "oom-killed",
+        # "--clip-grad"), so a cue's regex matches it whether or not the writer used the hyphen.
+        infixes = [r.replace(_HYPHEN_INFIX, _DASH_INFIX) for r in self.nlp.Defaults.infixes]
+        self.nlp.tokenizer.infix_finditer = spacy.util.compile_infix_regex(infixes).finditer
         # spaCy's 1M-character cap guards parser/NER memory; rule matching on a blank
         # pipeline is linear, and a logbook entry (a pasted log) may be longer.
         self.nlp.max_length = 100_000_000
