@@ -320,3 +320,18 @@ PARAPHRASES = [(text, code) for code, texts in yaml.safe_load(
 def test_cues_are_families_of_words_for_a_meaning(classifier: Classifier, text: str,
                                                   code: str) -> None:
     assert code in codes(classifier, text, heading="2024-03-02 14:10")
+
+
+@pytest.mark.parametrize(("text", "code"), [
+    ("GPU memory errors on node 3.", "hardware.gpu"),  # memory errors are hardware.memory
+    ("GPU memory errors on node 3.", "hardware.node"),  # the node is where, not what failed
+    ("There was a problem with the node allocation script.", "hardware.node"),
+    ("The checkpoint was saved and loaded fine.", "storage.io"),
+    ("Throughput is lower than the A100 numbers in the paper, as expected.",
+     "performance.throughput"),
+    ("We could add layer norm after the embeddings.", "architecture_change"),
+    ("Communication with the vendor failed to produce a date.", "network.interconnect"),
+    ("If the allreduce times out, the watchdog restarts the job.", "network.interconnect"),
+])
+def test_families_keep_to_their_meaning(classifier: Classifier, text: str, code: str) -> None:
+    assert code not in codes(classifier, text, heading="2024-03-02 14:10")
