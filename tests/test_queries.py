@@ -15,7 +15,8 @@ from click.testing import CliRunner
 from logbook_miner.analytics.analyse import QueryError, list_queries, load_query, run_query
 from logbook_miner.cli import main
 from logbook_miner.resources import QUERIES
-from logbook_miner.store import VIEWS, reads, view_files
+from logbook_miner.sqlfiles import ordered, reads
+from logbook_miner.store import VIEWS
 
 REQUIRED = {"restart_timeline", "failures_by_family_week", "mtbf_inputs", "intervention_outcomes",
             "top_evidence", "needs_review", "entries"}
@@ -59,9 +60,9 @@ def test_view_files_only_create_temp_objects():
 
 
 def test_each_view_file_runs_after_the_views_it_declares_it_reads():
-    order = [path.stem for path in view_files()]
+    order = [path.stem for path in ordered(VIEWS)]
     assert sorted(order) == sorted(path.stem for path in VIEWS.glob("*.sql"))
-    for path in view_files():
+    for path in ordered(VIEWS):
         text = path.read_text()
         declared = reads(path)
         for name in order:  # a view file read without being declared would be out of order
