@@ -190,22 +190,17 @@ def _insert(con, table: str, rows: list[tuple]) -> None:
     con.from_arrow(batch).insert_into(table)
 
 
-def choose_logbooks(con: duckdb.DuckDBPyConnection, wanted: Sequence[str] | None = None,
-                    into: str | None = None) -> list[str]:
+def choose_logbooks(con: duckdb.DuckDBPyConnection,
+                    wanted: Sequence[str] | None = None) -> list[str]:
     """The stored logbooks asked for (all when none are named), in id order.
 
-    An unknown id is a ValueError naming it. With `into`, the ids also go to a
-    TEMP table of that name (one column, `id`) for queries to filter on.
+    An unknown id is a ValueError naming it. Queries take the list as `$logbooks`.
     """
     known = [row[0] for row in sqlfiles.run(con, "store/logbook_ids").fetchall()]
     missing = sorted(set(wanted or ()) - set(known))
     if missing:
         raise ValueError(f"no such logbook: {', '.join(missing)}")
-    chosen = [lb for lb in known if not wanted or lb in set(wanted)]
-    if into:
-        con.execute(f"CREATE OR REPLACE TEMP TABLE {into} AS "
-                    "SELECT unnest(?::VARCHAR[]) AS id", [chosen])
-    return chosen
+    return [lb for lb in known if not wanted or lb in set(wanted)]
 
 
 def load_entries(con: duckdb.DuckDBPyConnection, logbook: str) -> list[Entry]:
