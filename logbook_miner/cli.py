@@ -415,8 +415,9 @@ def classify(db, logbooks) -> None:
 @click.option("--out", type=click.Path(dir_okay=False), help="Write the review CSV here.")
 @click.option("--apply", "apply_path", type=click.Path(exists=True, dir_okay=False),
               help="Store the decisions of an edited review CSV.")
-@click.option("--below-confidence", "below", type=float, default=0.75, show_default=True,
-              help="List labels below this confidence.")
+@click.option("--below-confidence", "below", type=float,
+              help="List labels below this confidence (default: the review_below_confidence "
+                   "setting, which `query needs_review` uses too).")
 @click.option("--logbook", help="Only this logbook.")
 @fail_cleanly
 def review(db, out, apply_path, below, logbook) -> None:

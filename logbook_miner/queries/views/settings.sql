@@ -7,10 +7,16 @@ FROM (VALUES
     ('outcome_window_hours', 72, 'an intervention held if its family did not fail again within this'),
     ('max_repair_hours', 72, 'a restart later than this after a stop is not its repair'),
     ('min_confidence', 0, 'labels below this confidence are ignored by the views'),
-    ('min_failures_to_judge', 3, 'fewer later failures than this cannot show whether an intervention held')
+    ('min_failures_to_judge', 3, 'fewer later failures than this cannot show whether an intervention held'),
+    ('review_below_confidence', 0.75, 'labels under this confidence are worth a person''s look (logbook review, query needs_review)')
 ) AS t(key, value, meaning);
 
 CREATE OR REPLACE TEMP MACRO setting(name) AS (SELECT value FROM settings WHERE key = name);
+
+-- A label worth a person's look for its confidence: under `below` if given (a number or its
+-- text, as `logbook query -p below=0.9` passes it), else under review_below_confidence.
+CREATE OR REPLACE TEMP MACRO low_confidence(confidence, below) AS
+    confidence < coalesce(CAST(below AS DOUBLE), setting('review_below_confidence'));
 
 -- Fault families in root-cause-first order: a GPU loss that crashes the job is a hardware stop.
 CREATE OR REPLACE TEMP MACRO family_rank(family) AS
