@@ -432,8 +432,12 @@ def _int(value: Any) -> int | None:
 
 def logbook_defaults(logbook: str,
                      db: str | Path | None = None) -> dict[str, tuple[float | None, str]]:
-    """What a logbook measured for `simulate`, with where each came from (value, source)."""
+    """What a logbook measured for `simulate`, with where each came from (value, source).
+
+    A logbook that names no GPU count is taken to run on one node (the gpus_per_node setting).
+    """
     import numpy as np
+    import pandas as pd
 
     from . import reliability
 
@@ -446,7 +450,8 @@ def logbook_defaults(logbook: str,
     if reported is not None and (mtbf is None or mtbf > 2 * reported):
         mtbf, source = reported, "reported"
     return {
-        "gpus": (_int(inputs["gpus"]), "measured"),
+        "gpus": ((_int(inputs["gpus"]), "measured") if not pd.isna(inputs["gpus"])
+                 else (_int(inputs["gpus_per_node"]), "assumed")),
         "mtbf_hours": (mtbf, source),
         "mttr_hours": (reliability.mttr(repairs).mean_hours, "measured"),
         "checkpoint_cost_seconds": (_none_if_nan(inputs["checkpoint_cost_seconds"]), "measured"),

@@ -8,6 +8,11 @@ FROM (VALUES
     ('max_repair_hours', 72, 'a restart later than this after a stop is not its repair'),
     ('min_confidence', 0, 'labels below this confidence are ignored by the views'),
     ('min_failures_to_judge', 3, 'fewer later failures than this cannot show whether an intervention held'),
+    ('recurred_24h_hours', 24, 'the window of intervention_outcomes.recurred_24h (named after this value)'),
+    ('recurred_72h_hours', 72, 'the window of intervention_outcomes.recurred_72h (named after this value)'),
+    ('recurred_7d_hours', 168, 'the window of intervention_outcomes.recurred_7d (named after this value)'),
+    ('restarts_72h_hours', 72, 'the window of intervention_outcomes.restarts_72h (named after this value)'),
+    ('gpus_per_node', 8, 'GPUs in a node where a logbook does not say (DGX and HGX nodes hold 8)'),
     ('review_below_confidence', 0.75, 'labels under this confidence are worth a person''s look (logbook review, query needs_review)')
 ) AS t(key, value, meaning);
 
