@@ -18,7 +18,7 @@ from pathlib import Path
 import duckdb
 
 from . import sqlfiles
-from .label import corrections
+from .label import corrections, families
 from .models import Entry, LabelledEntry
 from .resources import QUERIES
 
@@ -63,7 +63,8 @@ def connect(db: str | Path, read_only: bool = False) -> Iterator[duckdb.DuckDBPy
     try:
         if not read_only:
             sqlfiles.run(con, "store/schema")
-        sqlfiles.build(con, VIEWS)  # TEMP objects, so read-only connections have them too
+        # TEMP objects, so read-only connections have them too
+        sqlfiles.build(con, VIEWS, families.view_params())
         yield con
     finally:
         con.close()

@@ -192,3 +192,29 @@ def test_tables_read_plain_rows_like_frames():
     for fmt in ("table", "csv", "json"):
         assert render(rows, fmt) == render(rows.frame(), fmt), fmt
     assert render(Rows(["x"], [], 0), "table") == render(pd.DataFrame({"x": []}), "table")
+
+
+def test_fault_families_are_the_taxonomys(db):
+    """Order, failures, streams and colours come from taxonomy.yaml's families block alone."""
+    import yaml
+
+    from logbook_miner.analytics.analyse import sql
+    from logbook_miner.label import families
+    from logbook_miner.present.charts import family_colour
+
+    taxonomy = yaml.safe_load(families.TAXONOMY_PATH.read_text(encoding="utf-8"))
+    block = taxonomy["families"]
+    assert families.families() == block  # the block read alone is the block
+    fault_codes = [c for c, spec in taxonomy["codes"].items() if spec["kind"] == "fault"]
+    assert {c.split(".")[0] for c in fault_codes} == set(block)
+    rows = sql("SELECT family, rank, stream FROM families ORDER BY rank", db=db)
+    assert rows["family"].tolist() == list(block)
+    assert rows["stream"].tolist() == [f if spec.get("own_stream") else "stop"
+                                       for f, spec in block.items()]
+    failing = sql("SELECT code FROM (SELECT unnest($codes) AS code) WHERE is_failure_code(code)"
+                  .replace("$codes", repr(fault_codes)), db=db)["code"].tolist()
+    assert failing == [c for c in fault_codes if block[c.split(".")[0]].get("failures") == "all"
+                       or c in (block[c.split(".")[0]].get("failures") or ())]
+    scale = family_colour().to_dict()["scale"]
+    assert scale["domain"] == [*block, "none"]
+    assert scale["range"] == [spec["colour"] for spec in block.values()] + ["#7f7f7f"]

@@ -20,7 +20,7 @@
 
   function chip(code, kind) {
     var c = el('span', 'chip ' + kind, code);
-    if (kind === 'fault') c.style.background = data.families[code.split('.')[0]] || '#7f7f7f';
+    if (kind === 'fault') c.style.background = data.families[code.split('.')[0]] || data.families.none;
     return c;
   }
 
@@ -62,7 +62,7 @@
       b.dataset.id = m.id;
       b.setAttribute('aria-label', m.kind + ': ' + m.heading + ', ' + m.when + ', ' + m.logbook);
       var dot = el('span', 'dot');
-      dot.style.background = data.families[m.family] || '#7f7f7f';
+      dot.style.background = data.families[m.family] || data.families.none;
       b.appendChild(dot);
       b.appendChild(document.createTextNode(m.when.slice(0, 10) + ' ' + m.kind));
       b.title = m.heading;

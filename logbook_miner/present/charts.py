@@ -11,12 +11,9 @@ from __future__ import annotations
 import altair as alt
 import pandas as pd
 
+from ..label import families
+
 WIDTH = 720
-FAMILIES = {  # fault family -> colour, one colour per family on every chart
-    "hardware": "#d62728", "network": "#ff7f0e", "storage": "#8c564b", "software": "#9467bd",
-    "infra": "#e377c2", "numerics": "#1f77b4", "model": "#17becf", "data": "#bcbd22",
-    "performance": "#2ca02c", "none": "#7f7f7f",
-}
 OUTCOMES = {"held": "#4e9a5a", "recurred": "#d62728", "censored": "#b5b5b5"}
 MARKER_SHAPES = {"failure": "triangle-down", "restart": "circle", "failure + restart": "diamond"}
 SELECTED = "selected_id"  # Vega signal the page sets to highlight one entry
@@ -25,10 +22,11 @@ MAX_SUBTITLE_LINES = 6  # per-logbook MTBF lines under the cumulative chart's ti
 
 def family_colour(present: pd.Series | None = None, title: str | None = "Fault family",
                   legend: bool = True) -> alt.Color:
-    """The one family -> colour scale; the legend lists only the families in `present`."""
-    values = [f for f in FAMILIES if present is None or f in set(present)]
+    """The one family -> colour scale (the taxonomy's); the legend lists those in `present`."""
+    colours = families.colours()
+    values = [f for f in colours if present is None or f in set(present)]
     return alt.Color("family:N", title=title,
-                     scale=alt.Scale(domain=list(FAMILIES), range=list(FAMILIES.values())),
+                     scale=alt.Scale(domain=list(colours), range=list(colours.values())),
                      legend=alt.Legend(values=values) if legend else None)
 
 

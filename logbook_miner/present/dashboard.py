@@ -30,6 +30,7 @@ import yaml
 from markupsafe import Markup
 
 from .. import __version__
+from ..label import families
 from ..resources import DASHBOARDS
 from . import charts, charts_training
 from .dashboard_data import DashboardData, load
@@ -218,7 +219,7 @@ def render_page(data: DashboardData, layout: dict, specs: dict[str, dict],
     """The page as one string: template + CSS + JS + the Vega bundle + the data as JSON."""
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(PAGE_DIR), autoescape=True)
     payload = {
-        "specs": specs, "embed": EMBED_OPTIONS, "families": charts.FAMILIES,
+        "specs": specs, "embed": EMBED_OPTIONS, "families": families.colours(),
         "entries": _records(data.ledger), "markers": _records(data.markers.drop(columns="ts")),
         "simulator": {lb: cost_defaults(data, layout, lb) for lb in data.logbooks},
     }

@@ -1,7 +1,7 @@
 -- Which entries of the chosen logbooks are failures or restarts, when, and of which fault family?
 -- Built on the analysis views: `ts` and its estimates come from entry_times, failures and
 -- restarts from events (a multi-family failure takes its root-cause family, by family_rank).
--- reads: labels, events, entries, entry_times, settings
+-- reads: labels, events, entries, entry_times, families
 -- $logbooks: the chosen logbooks (a list of ids)
 CREATE OR REPLACE TEMP TABLE dash_entries AS
 WITH codes AS (

@@ -22,12 +22,3 @@ CREATE OR REPLACE TEMP MACRO setting(name) AS (SELECT value FROM settings WHERE 
 -- text, as `logbook query -p below=0.9` passes it), else under review_below_confidence.
 CREATE OR REPLACE TEMP MACRO low_confidence(confidence, below) AS
     confidence < coalesce(CAST(below AS DOUBLE), setting('review_below_confidence'));
-
--- Fault families in root-cause-first order: a GPU loss that crashes the job is a hardware stop.
-CREATE OR REPLACE TEMP MACRO family_rank(family) AS
-    list_position(['hardware', 'network', 'storage', 'infra', 'software', 'numerics'], family);
-
--- Fault codes that mean training stopped unplanned (numerics is kept as its own family).
-CREATE OR REPLACE TEMP MACRO is_failure_code(code) AS
-    split_part(code, '.', 1) IN ('hardware', 'network', 'storage', 'numerics')
-    OR code IN ('software.crash', 'software.hang', 'infra.provider');
