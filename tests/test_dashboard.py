@@ -461,3 +461,36 @@ def test_per_logbook_header_and_no_overlap(many, count):
         })()""")
         assert rows == {"wide": True, "cut": False}
         b.screenshot(DOCS / f"dashboard-{count}.png")
+
+
+FAMILY_POINTS = """(() => {
+  const found = [];
+  const walk = (n) => {
+    if (n.mark && n.mark.marktype === 'symbol' && n.datum && n.datum.family) found.push(n.datum);
+    (n.items || []).forEach(walk);
+  };
+  walk(dashboard.views.reliability.scenegraph().root);
+  return found.map(d => [d.logbook, d.family, d.mtbf]);
+})()"""
+
+
+@pytest.mark.browser
+@needs_chromium
+def test_family_chart_follows_the_selector_and_pools_no_logbooks(many):
+    """Per family, the chart shows the picked logbook's figures alone (issue 15, item 6)."""
+    from browser import Browser
+
+    chosen = many["sets"][7]
+    page = build(many["db"], many["root"] / "families", logbooks=chosen, images=False)
+    with Browser() as b:
+        b.open(page.as_uri())
+        shown = set()
+        for logbook in chosen:
+            b.evaluate(f"dashboard.chooseLogbook({json.dumps(logbook)}).then(() => true)")
+            drawn = sorted({tuple(point) for point in b.evaluate(FAMILY_POINTS)})
+            alone = load(many["db"], [logbook]).families  # built from this logbook only
+            wanted = [] if alone.empty else sorted(
+                (logbook, r.family, pytest.approx(r.mtbf)) for r in alone.itertuples())
+            assert drawn == wanted, logbook
+            shown |= {family for _, family, _ in drawn}
+        assert len(shown) > 1 and b.errors() == []

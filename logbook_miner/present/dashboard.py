@@ -39,7 +39,7 @@ PAGE_DIR = DASHBOARDS
 CHARTS: dict[str, Callable[[DashboardData, dict], alt.TopLevelMixin]] = {
     "timeline": lambda d, _: charts.timeline(d.markers, d.runs, d.logbooks),
     "cumulative": lambda d, _: charts.cumulative(d.cumulative, d.mtbf_by_logbook),
-    "reliability": lambda d, _: charts.reliability(d.families),
+    "reliability": lambda d, _: charts.reliability(d.families, d.logbooks, default_logbook(d)),
     "outcomes": lambda d, _: charts.outcomes(d.outcomes, d.outcome_hours),
     "fault_mix": lambda d, _: charts.fault_mix(d.fault_mix, d.pareto),
     "metrics": lambda d, _: charts_training.training_metrics(
@@ -220,6 +220,8 @@ def render_page(data: DashboardData, layout: dict, specs: dict[str, dict],
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(PAGE_DIR), autoescape=True)
     payload = {
         "specs": specs, "embed": EMBED_OPTIONS, "families": families.colours(),
+        "follow": [name for name, spec in specs.items()  # charts of the selected logbook
+                   if any(p["name"] == charts.LOGBOOK for p in spec.get("params", ()))],
         "entries": _records(data.ledger), "markers": _records(data.markers.drop(columns="ts")),
         "simulator": {lb: cost_defaults(data, layout, lb) for lb in data.logbooks},
     }

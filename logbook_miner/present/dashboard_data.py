@@ -87,7 +87,7 @@ def load(db: str | Path | None = None, logbooks: Sequence[str] | None = None,
             runs=_run(con, "runs", params),
             cumulative=_run(con, "cumulative", params),
             mtbf_by_logbook=_mtbf_by_logbook(stops),
-            families=_family_stats(by_family, repairs, stops),
+            families=_family_stats(by_family, repairs),
             outcomes=_run(con, "outcomes", params),
             outcome_hours=dict(sqlfiles.run(con, "session/settings").fetchall())[
                 "outcome_window_hours"],
@@ -138,19 +138,6 @@ def _mtbf_inputs(con: duckdb.DuckDBPyConnection, chosen: list[str], by: str) -> 
     return df[df["logbook"].isin(chosen)].reset_index(drop=True)
 
 
-def _pooled_times(rows: pd.DataFrame, windows: pd.Series) -> tuple[np.ndarray, float]:
-    """Failure times of several logbooks laid end to end in one window (the pooled MTBF).
-
-    Logbooks without a window (fewer than two dated times) cannot place a failure in
-    time and are left out, as `analyse.mtbf_table` leaves them out.
-    """
-    windows = windows[windows > 0]
-    offsets = windows.cumsum() - windows
-    times = [np.asarray(r.failure_hours, dtype=float) + offsets[r.logbook]
-             for r in rows.itertuples() if r.logbook in offsets.index]
-    return (np.concatenate(times) if times else np.array([])), float(windows.sum())
-
-
 def _mtbf_by_logbook(stops: pd.DataFrame) -> pd.DataFrame:
     """One MTBF per logbook with a window; `start` places its expected-failures line."""
     rows = [{"logbook": r.logbook, "start": r.window_start,
@@ -174,20 +161,19 @@ def _mttr(hours: pd.Series) -> reliability.MTTREstimate:
     return reliability.mttr(hours.to_numpy(dtype=float))
 
 
-def _family_stats(by_family: pd.DataFrame, repairs: pd.DataFrame,
-                  stops: pd.DataFrame) -> pd.DataFrame:
-    """Per fault family: MTBF over all logbooks' windows, MTTR, Weibull shape of the gaps."""
-    windows = stops.set_index("logbook")["observed_hours"]
+def _family_stats(by_family: pd.DataFrame, repairs: pd.DataFrame) -> pd.DataFrame:
+    """Per logbook and fault family: MTBF over the logbook's window, MTTR, Weibull shape of
+    the gaps. Never pooled across logbooks: unrelated jobs share no failure rate."""
     rows = []
-    for family, group in by_family.groupby("family"):
-        times, total = _pooled_times(group, windows)
-        if total <= 0 or not len(times):
+    for r in by_family.itertuples():
+        if r.observed_hours <= 0 or not r.failures:
             continue
-        est = reliability.mtbf(times, total)
-        fit = _weibull(group)
-        rep = _mttr(repairs.loc[repairs["family"] == family, "hours"])
+        est = reliability.mtbf(list(r.failure_hours), r.observed_hours)
+        fit = _weibull(r.failure_hours, r.observed_hours)
+        rep = _mttr(repairs.loc[(repairs["logbook"] == r.logbook)
+                                & (repairs["family"] == r.family), "hours"])
         rows.append({
-            "family": family, "failures": len(times),
+            "logbook": r.logbook, "family": r.family, "failures": r.failures,
             "mtbf": est.mtbf_hours, "mtbf_low": est.mtbf_ci_low_hours,
             "mtbf_high": est.mtbf_ci_high_hours,
             "mttr": rep.mean_hours, "mttr_low": rep.mean_ci_low_hours,
@@ -197,20 +183,14 @@ def _family_stats(by_family: pd.DataFrame, repairs: pd.DataFrame,
         })
     if not rows:
         return pd.DataFrame()
-    return pd.DataFrame(rows).sort_values("failures", ascending=False, ignore_index=True)
+    return pd.DataFrame(rows).sort_values(["logbook", "failures"], ascending=[True, False],
+                                          kind="stable", ignore_index=True)
 
 
-def _weibull(group: pd.DataFrame) -> reliability.WeibullFit:
-    """Gaps between one family's stops per logbook; the last gap to the window end is censored.
-
-    Stops at the same time are merged (a zero gap is one event).
-    """
-    events, censored = [], []
-    for r in group.itertuples():
-        times = np.unique(np.asarray(r.failure_hours, dtype=float))
-        if r.observed_hours <= 0 or not times.size:
-            continue
-        events += [g for g in np.diff(times, prepend=0.0) if g > 0]
-        if r.observed_hours > times[-1]:
-            censored.append(r.observed_hours - times[-1])
+def _weibull(failure_hours: list[float], observed_hours: float) -> reliability.WeibullFit:
+    """Gaps between one family's stops in one logbook; the last gap, to the window's end, is
+    censored. Stops at the same time are merged (a zero gap is one event)."""
+    times = np.unique(np.asarray(failure_hours, dtype=float))
+    events = [g for g in np.diff(times, prepend=0.0) if g > 0]
+    censored = [observed_hours - times[-1]] if observed_hours > times[-1] else []
     return reliability.weibull(events, censored)
