@@ -218,3 +218,52 @@ def test_fault_families_are_the_taxonomys(db):
     scale = family_colour().to_dict()["scale"]
     assert scale["domain"] == [*block, "none"]
     assert scale["range"] == [spec["colour"] for spec in block.values()] + ["#7f7f7f"]
+
+
+def _code(text: str) -> str:
+    """SQL without its comments and string literals."""
+    return re.sub(r"'(?:[^']|'')*'", "''", re.sub(r"--[^\n]*", "", text))
+
+
+def test_every_sql_file_declares_what_it_reads_and_binds_by_name():
+    """Each file under queries/ says what it reads, like dbt's ref(); $name is the one style."""
+    from logbook_miner import sqlfiles
+
+    files = sorted(QUERIES.rglob("*.sql"))
+    tables = re.findall(r"CREATE TABLE IF NOT EXISTS (\w+)", sqlfiles.text("store/schema"))
+    made_by = {t: t for t in tables} | {name: p.stem for p in files for name in sqlfiles.creates(p)}
+    for path in files:
+        text = path.read_text(encoding="utf-8")
+        assert text.startswith("-- "), path
+        declared, code = set(reads(path)), _code(text)
+        ctes = set(re.findall(r"\b(\w+)\s+AS\s*\(", code))
+        used = {n for n in re.findall(r"\b(?:FROM|JOIN)\s+(\w+)\b", code, re.IGNORECASE)
+                if n in made_by and n not in ctes}
+        used |= {n for n in re.findall(r"\b(\w+)\(", code) if n in made_by}
+        undeclared = {n for n in used - set(sqlfiles.creates(path))
+                      if n not in declared and made_by[n] not in declared}
+        assert not undeclared, f"{path.relative_to(QUERIES)} reads {undeclared} undeclared"
+        assert not re.search(r"\?|\$\d", code), f"{path.relative_to(QUERIES)}: not $name"
+
+
+def test_no_python_module_holds_sql():
+    """The package's statements all live in queries/ (issue 14)."""
+    import ast
+
+    import logbook_miner
+
+    statement = re.compile(r"\bSELECT\b[^\n]*\bFROM\b|\bINSERT INTO\b|\bDELETE FROM\b|\bUPDATE \w+ "
+                           r"SET\b|\bCREATE (OR REPLACE )?(TEMP )?(TABLE|VIEW|MACRO)\b|\bCOPY \(|"
+                           r"^\s*SET \w+\s*=|\bBEGIN TRANSACTION\b|\bROLLBACK\b|\bCOMMIT\b")
+    examples = {("cli.py", 'logbook sql "SELECT logbook, count(*) FROM entries GROUP BY ALL"')}
+    root = Path(logbook_miner.__file__).parent
+    for path in sorted(root.rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        docstrings = {id(node.body[0].value) for node in ast.walk(tree)
+                      if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef)
+                      and node.body and isinstance(node.body[0], ast.Expr)}
+        for node in ast.walk(tree):
+            if (isinstance(node, ast.Constant) and isinstance(node.value, str)
+                    and id(node) not in docstrings and statement.search(node.value)
+                    and (path.name, node.value) not in examples):
+                raise AssertionError(f"{path.relative_to(root)}: SQL in Python: {node.value!r}")

@@ -1,6 +1,7 @@
 -- Entries a human should check: low-confidence labels, dates out of order, guessed dates.
 -- $logbook: only this logbook (default: all)
 -- $below: labels under this confidence need review (default: the review_below_confidence setting)
+-- reads: entries, labels, settings
 WITH low AS (
     SELECT logbook, seq,
            string_agg(code || ' (' || round(confidence, 2) || ')', ', ' ORDER BY confidence)

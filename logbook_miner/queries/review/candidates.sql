@@ -2,6 +2,7 @@
 -- review_below_confidence setting; $logbook: one or NULL):
 -- low-confidence labels, labels of entries whose date breaks the chronology, entries with no label.
 -- Labels a person already decided, and entries with any decision, are left out.
+-- reads: entries, labels, corrections, settings
 WITH scope AS (
     SELECT * FROM entries WHERE $logbook IS NULL OR logbook = $logbook
 ),
