@@ -437,7 +437,6 @@ def logbook_defaults(logbook: str,
     A logbook that names no GPU count is taken to run on one node (the gpus_per_node setting).
     """
     import numpy as np
-    import pandas as pd
 
     from . import reliability
 
@@ -449,9 +448,10 @@ def logbook_defaults(logbook: str,
     reported = _none_if_nan(cluster.get("reported_mtbf_hours"))
     if reported is not None and (mtbf is None or mtbf > 2 * reported):
         mtbf, source = reported, "reported"
+    gpus = _int(inputs["gpus"])
     return {
-        "gpus": ((_int(inputs["gpus"]), "measured") if not pd.isna(inputs["gpus"])
-                 else (_int(inputs["gpus_per_node"]), "assumed")),
+        "gpus": (gpus, "measured") if gpus is not None else (_int(inputs["gpus_per_node"]),
+                                                              "assumed"),
         "mtbf_hours": (mtbf, source),
         "mttr_hours": (reliability.mttr(repairs).mean_hours, "measured"),
         "checkpoint_cost_seconds": (_none_if_nan(inputs["checkpoint_cost_seconds"]), "measured"),

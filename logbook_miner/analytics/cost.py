@@ -110,9 +110,8 @@ def young_daly(mtbf_hours: float, checkpoint_cost_seconds: float) -> float:
         raise ValueError("mtbf_hours must be finite and > 0")
     if not (math.isfinite(checkpoint_cost_seconds) and checkpoint_cost_seconds >= 0):
         raise ValueError("checkpoint_cost_seconds must be finite and >= 0")
-    return evaluate(["daly_hours"], {"mtbf_hours": mtbf_hours,
-                                     "checkpoint_cost_seconds": checkpoint_cost_seconds})[
-        "daly_hours"]
+    values = {"mtbf_hours": mtbf_hours, "checkpoint_cost_seconds": checkpoint_cost_seconds}
+    return evaluate(["daly_hours"], values)["daly_hours"]
 
 
 def expected_lost_work(
