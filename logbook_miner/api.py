@@ -118,14 +118,13 @@ class Store:
     def review(self, out: str | Path | None = None, *, apply: str | Path | None = None,
                below: float | None = None, logbook: str | None = None) -> int | Applied:
         """Write the labels worth a look to `out` (rows written), or `apply` an edited CSV."""
-        from .label.review import DEFAULT_BELOW, apply_review, write_review
+        from .label.review import apply_review, write_review
 
         if (out is None) == (apply is None):
             raise ArgumentError("review: give exactly one of `out` or `apply`")
         if apply is not None:
             return apply_review(apply, db=self.path)
-        return write_review(out, db=self.path, logbook=logbook,
-                            below=DEFAULT_BELOW if below is None else below)
+        return write_review(out, db=self.path, logbook=logbook, below=below)
 
     def dashboard(self, out: str | Path = "dashboard", logbooks: Sequence[str] | None = None,
                   images: bool = True) -> Path:

@@ -312,13 +312,16 @@ def mtbf(db, logbook, by, confidence, fmt) -> None:
 
 @main.command(epilog=examples(
     "logbook simulate --from-logbook ID --usd-per-gpu-hour 2 --checkpoint-minutes 180"))
-@click.option("--gpus", type=int, help="GPUs in the job (default: the logbook's).")
+@click.option("--gpus", type=int,
+              help="GPUs in the job (default: the logbook's, else one node's, assumed).")
 @click.option("--usd-per-gpu-hour", type=float,
-              help="Price of a GPU-hour (with --from-logbook: assumed 2.0 when not given).")
+              help="Price of a GPU-hour (with --from-logbook: assumed when not given, as "
+                   "data/cost_assumptions.yaml says).")
 @click.option("--mtbf-hours", type=float, help="Job MTBF (default: the logbook's).")
 @click.option("--mttr-hours", type=float, help="Mean time to repair (default: the logbook's).")
 @click.option("--checkpoint-minutes", type=float,
-              help="Compute time between checkpoints (with --from-logbook: assumed 60).")
+              help="Compute time between checkpoints (with --from-logbook: assumed as "
+                   "data/cost_assumptions.yaml says).")
 @click.option("--checkpoint-cost-seconds", type=float,
               help="Time to write one checkpoint (default: the logbook's).")
 @click.option("--days", type=float, default=30.0, show_default=True, help="Campaign length.")
@@ -415,8 +418,9 @@ def classify(db, logbooks) -> None:
 @click.option("--out", type=click.Path(dir_okay=False), help="Write the review CSV here.")
 @click.option("--apply", "apply_path", type=click.Path(exists=True, dir_okay=False),
               help="Store the decisions of an edited review CSV.")
-@click.option("--below-confidence", "below", type=float, default=0.75, show_default=True,
-              help="List labels below this confidence.")
+@click.option("--below-confidence", "below", type=float,
+              help="List labels below this confidence (default: the review_below_confidence "
+                   "setting, which `query needs_review` uses too).")
 @click.option("--logbook", help="Only this logbook.")
 @fail_cleanly
 def review(db, out, apply_path, below, logbook) -> None:

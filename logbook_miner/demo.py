@@ -15,10 +15,11 @@ import pandas as pd
 from .analytics import analyse
 from .ingest import IngestResult, ingest
 from .present.dashboard import build as build_dashboard
-from .resources import DATA
+from .resources import DATA, QUERIES
 
 SAMPLES = DATA / "samples"
 SAMPLE_DOCUMENTS = ("*.pdf", "*.md")
+DEMO_QUERIES = QUERIES / "demo"
 
 
 @dataclass(slots=True)
@@ -49,15 +50,8 @@ def run_demo(out: str | Path) -> DemoResult:
 
 def summarise(db: Path) -> list[str]:
     """Five lines: entries, restarts and failures, MTBF with CI, top faults, top interventions."""
-    counts = analyse.sql(
-        "SELECT (SELECT count(*) FROM entries) AS entries,"
-        " (SELECT count(*) FROM entries WHERE date IS NOT NULL) AS dated,"
-        " (SELECT count(*) FROM logbooks) AS logbooks,"
-        " (SELECT count(*) FROM events WHERE kind = 'restart') AS restarts,"
-        " (SELECT count(*) FROM incidents WHERE stream = 'stop') AS stops", db=db).iloc[0]
-    faults = analyse.sql(
-        "SELECT code, count(*) AS n FROM labels WHERE kind = 'fault'"
-        " GROUP BY code ORDER BY n DESC, code LIMIT 3", db=db)
+    counts = analyse.run(DEMO_QUERIES / "counts.sql", db=db).iloc[0]
+    faults = analyse.run(DEMO_QUERIES / "top_faults.sql", db=db)
     outcomes = analyse.run_query("intervention_outcomes", db=db).head(3)
     return [
         f"entries: {counts.entries} in {counts.logbooks} logbooks ({counts.dated} dated)",

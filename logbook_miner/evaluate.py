@@ -18,6 +18,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from . import sqlfiles
 from .dataset.export import EXPORT_QUERIES
 from .store import choose_logbooks, connect, default_db
 
@@ -183,13 +184,14 @@ def load_gold(path: str | Path) -> list[dict]:
 
 def stored_predictions(db: str | Path | None = None) -> list[dict]:
     """Entries from the store as `logbook export` writes them (logbook, heading, date, codes)."""
-    sql = (EXPORT_QUERIES / "entries.sql").read_text(encoding="utf-8")
     with connect(db or default_db(), read_only=True) as con:
-        choose_logbooks(con, into="export_logbooks")
-        cursor = con.execute(f"SELECT logbook, heading, strftime(date, '%Y-%m-%d') AS date, "
-                             f"faults, interventions FROM ({sql})")
+        cursor = sqlfiles.run(con, EXPORT_QUERIES / "entries.sql",
+                              {"logbooks": choose_logbooks(con)})
         names = [d[0] for d in cursor.description]
-        return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
+        rows = [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
+    return [{"logbook": r["logbook"], "heading": r["heading"],
+             "date": r["date"] and r["date"].isoformat(), "faults": r["faults"],
+             "interventions": r["interventions"]} for r in rows]
 
 
 def format_report(report: dict) -> str:

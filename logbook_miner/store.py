@@ -1,6 +1,7 @@
 """The DuckDB store: schema, transactional load, idempotency.
 
-This is the only module that speaks SQL DDL. One logbook is written in one
+This is the only module that writes to the database; its statements are the files
+in `queries/store/` (the schema is `schema.sql`). One logbook is written in one
 transaction, so a crash or an error leaves either the old rows or the new ones.
 """
 
@@ -10,103 +11,18 @@ import os
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
-from functools import cache
-from graphlib import TopologicalSorter
 from pathlib import Path
 
 import duckdb
 
-from .label import corrections
+from . import sqlfiles
+from .label import corrections, families
 from .models import Entry, LabelledEntry
 from .resources import QUERIES
 
 DEFAULT_DB = "logbook.duckdb"
-
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS logbooks (
-    id            VARCHAR PRIMARY KEY,   -- file stem unless --name
-    path          VARCHAR NOT NULL,      -- path as given at ingest
-    sha256        VARCHAR NOT NULL,      -- of the file bytes; unchanged file = no-op
-    format        VARCHAR NOT NULL,      -- pdf | markdown | text
-    pages         INTEGER,               -- PDF pages, else NULL
-    title         VARCHAR,
-    nodes         INTEGER,               -- cluster size when known
-    gpus_per_node INTEGER,
-    ingested_at   TIMESTAMP NOT NULL
-);
-CREATE TABLE IF NOT EXISTS entries (
-    logbook            VARCHAR NOT NULL,
-    seq                INTEGER NOT NULL,  -- 1-based, document order
-    heading            VARCHAR NOT NULL,
-    date               DATE,
-    time               VARCHAR,           -- as written
-    timezone           VARCHAR,           -- as written
-    ts_utc             TIMESTAMP,         -- when date, time and zone are known
-    author             VARCHAR,
-    run_id             VARCHAR,
-    page_start         INTEGER,
-    page_end           INTEGER,
-    date_inferred      BOOLEAN NOT NULL,
-    chronology_anomaly BOOLEAN NOT NULL,
-    text               VARCHAR NOT NULL,
-    PRIMARY KEY (logbook, seq)
-);
-CREATE TABLE IF NOT EXISTS labels (
-    logbook    VARCHAR NOT NULL,
-    seq        INTEGER NOT NULL,
-    kind       VARCHAR NOT NULL,          -- fault | intervention
-    code       VARCHAR NOT NULL,          -- TAXONOMY.md code
-    evidence   VARCHAR NOT NULL,
-    field      VARCHAR NOT NULL,          -- heading | text
-    start      INTEGER NOT NULL,          -- offsets into entries.<field>
-    "end"      INTEGER NOT NULL,
-    source     VARCHAR NOT NULL,          -- rule or component
-    confidence DOUBLE NOT NULL
-);
-CREATE TABLE IF NOT EXISTS metrics (
-    logbook  VARCHAR NOT NULL,
-    seq      INTEGER NOT NULL,
-    name     VARCHAR NOT NULL,
-    value    DOUBLE NOT NULL,
-    unit     VARCHAR,
-    evidence VARCHAR NOT NULL,
-    field    VARCHAR NOT NULL,
-    start    INTEGER NOT NULL,
-    "end"    INTEGER NOT NULL
-);
-CREATE TABLE IF NOT EXISTS rates (       -- counts and rates stated in prose (TAXONOMY rule 14)
-    logbook      VARCHAR NOT NULL,
-    seq          INTEGER NOT NULL,
-    code         VARCHAR NOT NULL,        -- what was counted: a fault code, or restart
-    events       DOUBLE NOT NULL,
-    bound        VARCHAR NOT NULL,        -- '>=' (at least), '~' (about) or '='
-    hours        DOUBLE NOT NULL,         -- the period the events happened in
-    period_start DATE,                    -- for a count over a stated period
-    period_end   DATE,
-    evidence     VARCHAR NOT NULL,        -- the sentence
-    field        VARCHAR NOT NULL,
-    start        INTEGER NOT NULL,
-    "end"        INTEGER NOT NULL
-);
--- A person's review decisions (`logbook review --apply`), applied whenever labels are written.
--- Keyed by (logbook, heading, date, kind, code): what survives a re-ingest, unlike seq.
--- No PRIMARY KEY because date may be NULL; save_corrections keeps the key unique.
-CREATE TABLE IF NOT EXISTS corrections (
-    logbook     VARCHAR NOT NULL,
-    heading     VARCHAR NOT NULL,
-    date        DATE,
-    kind        VARCHAR NOT NULL,
-    code        VARCHAR NOT NULL,         -- the label decided on (or to add)
-    decision    VARCHAR NOT NULL,         -- accept | reject | replace
-    replacement VARCHAR,                  -- the code replacing `code` (decision = replace)
-    evidence    VARCHAR NOT NULL,         -- words to anchor an added label ('' if none)
-    decided_at  TIMESTAMP NOT NULL
-);
-"""
-
-LOGBOOK_TABLES = ("rates", "metrics", "labels", "entries", "logbooks")
 VIEWS = QUERIES / "views"  # NAME.sql creates NAME; `-- reads: a, b` names what it reads
 
 
@@ -146,38 +62,12 @@ def connect(db: str | Path, read_only: bool = False) -> Iterator[duckdb.DuckDBPy
         raise _open_error(db, str(exc)) from None
     try:
         if not read_only:
-            con.execute(SCHEMA)
-        create_views(con)
+            sqlfiles.run(con, "store/schema")
+        # TEMP objects, so read-only connections have them too
+        sqlfiles.build(con, VIEWS, families.view_params())
         yield con
     finally:
         con.close()
-
-
-def create_views(con: duckdb.DuckDBPyConnection) -> None:
-    """Create the analysis views as TEMP objects, so read-only connections have them too."""
-    for path in view_files():
-        con.execute(path.read_text(encoding="utf-8"))
-
-
-@cache
-def view_files() -> tuple[Path, ...]:
-    """The view files, each after the views it reads: the order comes from the files.
-
-    Like dbt's `ref()`: every file's `-- reads:` header names the tables and views it
-    reads; the names that are other view files decide the order (tables already exist).
-    """
-    files = {path.stem: path for path in sorted(VIEWS.glob("*.sql"))}
-    graph = {name: [r for r in reads(path) if r in files] for name, path in files.items()}
-    return tuple(files[name] for name in TopologicalSorter(graph).static_order())
-
-
-def reads(path: Path) -> list[str]:
-    """The names a SQL file's `-- reads: a, b` header declares; a file without one is an error."""
-    for line in path.read_text(encoding="utf-8").splitlines():
-        if line.startswith("-- reads:"):
-            return [name.strip() for name in line.removeprefix("-- reads:").split(",")
-                    if name.strip()]
-    raise ValueError(f"{path.name}: no `-- reads:` header saying what it reads")
 
 
 def _open_error(db: str, error: str) -> StoreError:
@@ -198,17 +88,17 @@ def _open_error(db: str, error: str) -> StoreError:
 @contextmanager
 def transaction(con: duckdb.DuckDBPyConnection) -> Iterator[None]:
     """Commit what the block did, or roll all of it back on any exception (Ctrl-C too)."""
-    con.execute("BEGIN TRANSACTION")
+    con.begin()
     try:
         yield
-        con.execute("COMMIT")
+        con.commit()
     except BaseException:
-        con.execute("ROLLBACK")
+        con.rollback()
         raise
 
 
 def stored_sha256(con: duckdb.DuckDBPyConnection, logbook: str) -> str | None:
-    row = con.execute("SELECT sha256 FROM logbooks WHERE id = ?", [logbook]).fetchone()
+    row = sqlfiles.run(con, "store/logbook_sha256", {"logbook": logbook}).fetchone()
     return row[0] if row else None
 
 
@@ -219,11 +109,8 @@ def save_logbook(
     entries = list(entries)
     with transaction(con):
         _delete_logbook(con, record.id)
-        con.execute(
-            "INSERT INTO logbooks VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [record.id, record.path, record.sha256, record.format, record.pages, record.title,
-             record.nodes, record.gpus_per_node, datetime.now(UTC).replace(tzinfo=None)],
-        )
+        sqlfiles.run(con, "store/insert_logbook",
+                     asdict(record) | {"ingested_at": datetime.now(UTC).replace(tzinfo=None)})
         _insert_entries(con, record.id, entries)
         _insert_annotations(con, record.id, entries)
 
@@ -234,8 +121,7 @@ def replace_annotations(
     """Swap one logbook's labels and metrics (relabelling) in one transaction."""
     entries = list(entries)
     with transaction(con):
-        for table in ("labels", "metrics", "rates"):
-            con.execute(f"DELETE FROM {table} WHERE logbook = ?", [logbook])
+        sqlfiles.run(con, "store/delete_annotations", {"logbook": logbook})
         _insert_annotations(con, logbook, entries)
 
 
@@ -251,14 +137,13 @@ def forget_logbook(con: duckdb.DuckDBPyConnection, logbook: str,
     with transaction(con):
         _delete_logbook(con, logbook)
         if with_corrections:
-            con.execute("DELETE FROM corrections WHERE logbook = ?", [logbook])
+            sqlfiles.run(con, "store/delete_corrections", {"logbook": logbook})
     return True
 
 
 def _delete_logbook(con: duckdb.DuckDBPyConnection, logbook: str) -> None:
-    for table in LOGBOOK_TABLES:
-        key = "id" if table == "logbooks" else "logbook"
-        con.execute(f"DELETE FROM {table} WHERE {key} = ?", [logbook])
+    sqlfiles.run(con, "store/delete_annotations", {"logbook": logbook})
+    sqlfiles.run(con, "store/delete_entries", {"logbook": logbook})
 
 
 def _insert_entries(con, logbook: str, entries: list[LabelledEntry]) -> None:
@@ -303,43 +188,31 @@ def _insert(con, table: str, rows: list[tuple]) -> None:
 
     columns = zip(*rows, strict=True)
     batch = pa.table({f"c{i}": pa.array(column) for i, column in enumerate(columns)})
-    con.register("_batch", batch)
-    try:
-        con.execute(f"INSERT INTO {table} SELECT * FROM _batch")
-    finally:
-        con.unregister("_batch")
+    con.from_arrow(batch).insert_into(table)
 
 
-def choose_logbooks(con: duckdb.DuckDBPyConnection, wanted: Sequence[str] | None = None,
-                    into: str | None = None) -> list[str]:
+def choose_logbooks(con: duckdb.DuckDBPyConnection,
+                    wanted: Sequence[str] | None = None) -> list[str]:
     """The stored logbooks asked for (all when none are named), in id order.
 
-    An unknown id is a ValueError naming it. With `into`, the ids also go to a
-    TEMP table of that name (one column, `id`) for queries to filter on.
+    An unknown id is a ValueError naming it. Queries take the list as `$logbooks`.
     """
-    known = [row[0] for row in con.execute("SELECT id FROM logbooks ORDER BY id").fetchall()]
+    known = [row[0] for row in sqlfiles.run(con, "store/logbook_ids").fetchall()]
     missing = sorted(set(wanted or ()) - set(known))
     if missing:
         raise ValueError(f"no such logbook: {', '.join(missing)}")
-    chosen = [lb for lb in known if not wanted or lb in set(wanted)]
-    if into:
-        con.execute(f"CREATE OR REPLACE TEMP TABLE {into} AS "
-                    "SELECT unnest(?::VARCHAR[]) AS id", [chosen])
-    return chosen
+    return [lb for lb in known if not wanted or lb in set(wanted)]
 
 
 def load_entries(con: duckdb.DuckDBPyConnection, logbook: str) -> list[Entry]:
     """A logbook's stored entries, in document order, to relabel without re-reading the file."""
-    cursor = con.execute("SELECT * EXCLUDE (logbook) FROM entries WHERE logbook = ? ORDER BY seq",
-                         [logbook])
+    cursor = sqlfiles.run(con, "store/entries", {"logbook": logbook})
     names = [d[0] for d in cursor.description]
     return [Entry(**dict(zip(names, row, strict=True))) for row in cursor.fetchall()]
 
 
 def load_corrections(con: duckdb.DuckDBPyConnection, logbook: str) -> list[corrections.Correction]:
-    cursor = con.execute(
-        "SELECT logbook, heading, date, kind, code, decision, replacement, evidence"
-        " FROM corrections WHERE logbook = ? ORDER BY heading, date, kind, code", [logbook])
+    cursor = sqlfiles.run(con, "store/corrections", {"logbook": logbook})
     return [corrections.Correction(*row) for row in cursor.fetchall()]
 
 
@@ -350,10 +223,4 @@ def save_corrections(
     now = datetime.now(UTC).replace(tzinfo=None)
     with transaction(con):
         for c in decided:
-            con.execute(
-                "DELETE FROM corrections WHERE logbook = ? AND heading = ?"
-                " AND date IS NOT DISTINCT FROM ? AND kind = ? AND code = ?",
-                [c.logbook, c.heading, c.date, c.kind, c.code])
-            con.execute("INSERT INTO corrections VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                        [c.logbook, c.heading, c.date, c.kind, c.code, c.decision,
-                         c.replacement, c.evidence, now])
+            sqlfiles.run(con, "store/save_correction", asdict(c) | {"decided_at": now})

@@ -25,9 +25,9 @@ from PIL import Image
 
 from logbook_miner.dataset.export import export
 from logbook_miner.ingest import ingest, no_labels
-from logbook_miner.store import LOGBOOK_TABLES
 
 ROOT = Path(__file__).resolve().parents[1]
+LOGBOOK_TABLES = ("rates", "metrics", "labels", "entries", "logbooks")  # a logbook's rows
 CLI = [sys.executable, "-m", "logbook_miner.cli"]
 # Runs the command as its own child, then writes the child's rusage to argv[1].
 _MEASURE = """\

@@ -299,6 +299,41 @@ def test_cost_simulator_agrees_with_simulate_cost(browser):
     assert share == pytest.approx(expected.goodput * 100, abs=0.01)
 
 
+COST_DATUM = """(() => {
+  const walk = (n) => {
+    if (n.datum && typeof n.datum.text === 'string' && n.datum.text.startsWith('At a ')) return n;
+    for (const k of (n.items || [])) { const hit = walk(k); if (hit) return hit; }
+    return null;
+  };
+  return walk(dashboard.views.cost.scenegraph().root).datum;
+})()"""
+
+
+@pytest.mark.browser
+@needs_chromium
+@pytest.mark.parametrize("inputs", [
+    {"gpus": 1024, "failures_per_day": 0.5, "mttr_h": 1.5, "interval_min": 90,
+     "checkpoint_cost_s": 120, "usd_per_gpu_hour": 2.5, "days": 20},
+    {"gpus": 16384, "failures_per_day": 9.5, "mttr_h": 48, "interval_min": 5,  # failures eat it
+     "checkpoint_cost_s": 1800, "usd_per_gpu_hour": 10, "days": 1},
+    {"gpus": 8, "failures_per_day": 30, "mttr_h": 0, "interval_min": 1440,  # C >= 2M: tau = M
+     "checkpoint_cost_s": 7200, "usd_per_gpu_hour": 0.1, "days": 180},
+])
+def test_the_pages_simulator_computes_what_python_computes(browser, inputs):
+    """Every quantity the sliders drive equals simulate_cost's for the same inputs (issue 14)."""
+    setters = "".join(f".signal('{k}', {v})" for k, v in inputs.items())
+    page = browser.evaluate(f"dashboard.views.cost{setters}.runAsync().then(() => {COST_DATUM})")
+    python = simulate_cost(gpus=inputs["gpus"], usd_per_gpu_hour=inputs["usd_per_gpu_hour"],
+                           mtbf_hours=24 / inputs["failures_per_day"], mttr_hours=inputs["mttr_h"],
+                           checkpoint_minutes=inputs["interval_min"],
+                           checkpoint_cost_seconds=inputs["checkpoint_cost_s"], days=inputs["days"])
+    quantities = ("wall_hours", "expected_failures", "repair_hours", "rework_hours",
+                  "checkpoint_hours", "goodput", "useful_hours", "lost_gpu_hours", "lost_usd",
+                  "total_usd", "daly_checkpoint_minutes")
+    assert {q: page[q] for q in quantities} == pytest.approx(
+        {q: getattr(python, q) for q in quantities}, rel=1e-12, abs=1e-9)
+
+
 @pytest.mark.browser
 @needs_chromium
 def test_screenshot_and_empty_state(browser, site):
@@ -426,3 +461,36 @@ def test_per_logbook_header_and_no_overlap(many, count):
         })()""")
         assert rows == {"wide": True, "cut": False}
         b.screenshot(DOCS / f"dashboard-{count}.png")
+
+
+FAMILY_POINTS = """(() => {
+  const found = [];
+  const walk = (n) => {
+    if (n.mark && n.mark.marktype === 'symbol' && n.datum && n.datum.family) found.push(n.datum);
+    (n.items || []).forEach(walk);
+  };
+  walk(dashboard.views.reliability.scenegraph().root);
+  return found.map(d => [d.logbook, d.family, d.mtbf]);
+})()"""
+
+
+@pytest.mark.browser
+@needs_chromium
+def test_family_chart_follows_the_selector_and_pools_no_logbooks(many):
+    """Per family, the chart shows the picked logbook's figures alone (issue 15, item 6)."""
+    from browser import Browser
+
+    chosen = many["sets"][7]
+    page = build(many["db"], many["root"] / "families", logbooks=chosen, images=False)
+    with Browser() as b:
+        b.open(page.as_uri())
+        shown = set()
+        for logbook in chosen:
+            b.evaluate(f"dashboard.chooseLogbook({json.dumps(logbook)}).then(() => true)")
+            drawn = sorted({tuple(point) for point in b.evaluate(FAMILY_POINTS)})
+            alone = load(many["db"], [logbook]).families  # built from this logbook only
+            wanted = [] if alone.empty else sorted(
+                (logbook, r.family, pytest.approx(r.mtbf)) for r in alone.itertuples())
+            assert drawn == wanted, logbook
+            shown |= {family for _, family, _ in drawn}
+        assert len(shown) > 1 and b.errors() == []

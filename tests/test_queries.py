@@ -15,7 +15,8 @@ from click.testing import CliRunner
 from logbook_miner.analytics.analyse import QueryError, list_queries, load_query, run_query
 from logbook_miner.cli import main
 from logbook_miner.resources import QUERIES
-from logbook_miner.store import VIEWS, reads, view_files
+from logbook_miner.sqlfiles import ordered, reads
+from logbook_miner.store import VIEWS
 
 REQUIRED = {"restart_timeline", "failures_by_family_week", "mtbf_inputs", "intervention_outcomes",
             "top_evidence", "needs_review", "entries"}
@@ -59,9 +60,9 @@ def test_view_files_only_create_temp_objects():
 
 
 def test_each_view_file_runs_after_the_views_it_declares_it_reads():
-    order = [path.stem for path in view_files()]
+    order = [path.stem for path in ordered(VIEWS)]
     assert sorted(order) == sorted(path.stem for path in VIEWS.glob("*.sql"))
-    for path in view_files():
+    for path in ordered(VIEWS):
         text = path.read_text()
         declared = reads(path)
         for name in order:  # a view file read without being declared would be out of order
@@ -191,3 +192,78 @@ def test_tables_read_plain_rows_like_frames():
     for fmt in ("table", "csv", "json"):
         assert render(rows, fmt) == render(rows.frame(), fmt), fmt
     assert render(Rows(["x"], [], 0), "table") == render(pd.DataFrame({"x": []}), "table")
+
+
+def test_fault_families_are_the_taxonomys(db):
+    """Order, failures, streams and colours come from taxonomy.yaml's families block alone."""
+    import yaml
+
+    from logbook_miner.analytics.analyse import sql
+    from logbook_miner.label import families
+    from logbook_miner.present.charts import family_colour
+
+    taxonomy = yaml.safe_load(families.TAXONOMY_PATH.read_text(encoding="utf-8"))
+    block = taxonomy["families"]
+    assert families.families() == block  # the block read alone is the block
+    fault_codes = [c for c, spec in taxonomy["codes"].items() if spec["kind"] == "fault"]
+    assert {c.split(".")[0] for c in fault_codes} == set(block)
+    rows = sql("SELECT family, rank, stream FROM families ORDER BY rank", db=db)
+    assert rows["family"].tolist() == list(block)
+    assert rows["stream"].tolist() == [f if spec.get("own_stream") else "stop"
+                                       for f, spec in block.items()]
+    failing = sql("SELECT code FROM (SELECT unnest($codes) AS code) WHERE is_failure_code(code)"
+                  .replace("$codes", repr(fault_codes)), db=db)["code"].tolist()
+    assert failing == [c for c in fault_codes if block[c.split(".")[0]].get("failures") == "all"
+                       or c in (block[c.split(".")[0]].get("failures") or ())]
+    scale = family_colour().to_dict()["scale"]
+    assert scale["domain"] == [*block, "none"]
+    assert scale["range"] == [spec["colour"] for spec in block.values()] + ["#7f7f7f"]
+
+
+def _code(text: str) -> str:
+    """SQL without its comments and string literals."""
+    return re.sub(r"'(?:[^']|'')*'", "''", re.sub(r"--[^\n]*", "", text))
+
+
+def test_every_sql_file_declares_what_it_reads_and_binds_by_name():
+    """Each file under queries/ says what it reads, like dbt's ref(); $name is the one style."""
+    from logbook_miner import sqlfiles
+
+    files = sorted(QUERIES.rglob("*.sql"))
+    tables = re.findall(r"CREATE TABLE IF NOT EXISTS (\w+)", sqlfiles.text("store/schema"))
+    made_by = {t: t for t in tables} | {name: p.stem for p in files for name in sqlfiles.creates(p)}
+    for path in files:
+        text = path.read_text(encoding="utf-8")
+        assert text.startswith("-- "), path
+        declared, code = set(reads(path)), _code(text)
+        ctes = set(re.findall(r"\b(\w+)\s+AS\s*\(", code))
+        used = {n for n in re.findall(r"\b(?:FROM|JOIN)\s+(\w+)\b", code, re.IGNORECASE)
+                if n in made_by and n not in ctes}
+        used |= {n for n in re.findall(r"\b(\w+)\(", code) if n in made_by}
+        undeclared = {n for n in used - set(sqlfiles.creates(path))
+                      if n not in declared and made_by[n] not in declared}
+        assert not undeclared, f"{path.relative_to(QUERIES)} reads {undeclared} undeclared"
+        assert not re.search(r"\?|\$\d", code), f"{path.relative_to(QUERIES)}: not $name"
+
+
+def test_no_python_module_holds_sql():
+    """The package's statements all live in queries/ (issue 14)."""
+    import ast
+
+    import logbook_miner
+
+    statement = re.compile(r"\bSELECT\b[^\n]*\bFROM\b|\bINSERT INTO\b|\bDELETE FROM\b|\bUPDATE \w+ "
+                           r"SET\b|\bCREATE (OR REPLACE )?(TEMP )?(TABLE|VIEW|MACRO)\b|\bCOPY \(|"
+                           r"^\s*SET \w+\s*=|\bBEGIN TRANSACTION\b|\bROLLBACK\b|\bCOMMIT\b")
+    examples = {("cli.py", 'logbook sql "SELECT logbook, count(*) FROM entries GROUP BY ALL"')}
+    root = Path(logbook_miner.__file__).parent
+    for path in sorted(root.rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        docstrings = {id(node.body[0].value) for node in ast.walk(tree)
+                      if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef)
+                      and node.body and isinstance(node.body[0], ast.Expr)}
+        for node in ast.walk(tree):
+            if (isinstance(node, ast.Constant) and isinstance(node.value, str)
+                    and id(node) not in docstrings and statement.search(node.value)
+                    and (path.name, node.value) not in examples):
+                raise AssertionError(f"{path.relative_to(root)}: SQL in Python: {node.value!r}")

@@ -22,10 +22,11 @@ from typing import TYPE_CHECKING, Any
 
 import duckdb
 
+from .. import sqlfiles
 from ..errors import ArgumentError
 from ..resources import DATA, QUERIES
 from ..rows import Rows
-from ..store import connect, default_db
+from ..store import connect, default_db, stored_sha256
 
 if TYPE_CHECKING:  # pandas and scipy load on first use: `sql` and `query` need neither
     import pandas as pd
@@ -67,8 +68,9 @@ def _coerce(text: str | None) -> Any:
 
 
 @cache
-def _load(path: Path) -> Query:
-    text = path.read_text(encoding="utf-8")
+def read_query(path: Path) -> Query:
+    """A SQL file with its header read: what it answers, its parameters and their defaults."""
+    text = sqlfiles.text(path)
     lines = text.splitlines()
     description = lines[0].removeprefix("--").strip() if lines else ""
     params, helps = {}, {}
@@ -82,7 +84,7 @@ def _load(path: Path) -> Query:
 
 def list_queries() -> list[tuple[str, str]]:
     """(name, what it answers) for every named query, sorted by name."""
-    return [(p.stem, _load(p).description) for p in sorted(QUERIES.glob("*.sql"))]
+    return [(p.stem, read_query(p).description) for p in sorted(QUERIES.glob("*.sql"))]
 
 
 def load_query(name: str) -> Query:
@@ -90,7 +92,7 @@ def load_query(name: str) -> Query:
     if not re.fullmatch(r"\w+", name) or not path.is_file():
         names = ", ".join(n for n, _ in list_queries())
         raise QueryError(f"no query named {name!r}; choose one of: {names}")
-    return _load(path)
+    return read_query(path)
 
 
 def _bind(query: Query, params: Mapping[str, Any] | None) -> dict[str, Any]:
@@ -118,17 +120,16 @@ def session(db: str | Path | None = None, settings: Mapping[str, float] | None =
     with connect(db or default_db(), read_only=True) as con:
         if memory_limit is not None:
             try:
-                con.execute(f"SET memory_limit = '{_memory(memory_limit)}'")
+                sqlfiles.run(con, "session/memory_limit", {"limit": _memory(memory_limit)})
             except duckdb.Error as exc:
                 raise QueryError(f"memory limit {memory_limit!r}: {_first_line(exc)}") from None
-        known = {k for (k,) in con.execute("SELECT key FROM settings").fetchall()}
-        for key, value in (settings or {}).items():
-            if key not in known:
-                raise QueryError(f"unknown setting {key!r} (known: {', '.join(sorted(known))})")
-            con.execute("UPDATE settings SET value = ? WHERE key = ?", [float(value), key])
-        con.execute("SET enable_external_access = false")
-        con.execute("SET enable_progress_bar = false")  # after 2 s DuckDB drew it into stdout
-        con.execute("SET lock_configuration = true")
+        if settings:
+            known = dict(sqlfiles.run(con, "session/settings").fetchall())
+            for key, value in settings.items():
+                if key not in known:
+                    raise QueryError(f"unknown setting {key!r} (known: {', '.join(known)})")
+                sqlfiles.run(con, "session/set_setting", {"key": key, "value": float(value)})
+        sqlfiles.run(con, "session/lock")
         yield con
 
 
@@ -164,7 +165,13 @@ def _frame(con: duckdb.DuckDBPyConnection, statement: str,
 def run_query(name: str, params: Mapping[str, Any] | None = None, db: str | Path | None = None,
               settings: Mapping[str, float] | None = None) -> pd.DataFrame:
     """Run `queries/NAME.sql` with its `$parameters` bound; unset ones take their defaults."""
-    query = load_query(name)
+    return run(load_query(name), params, db, settings)
+
+
+def run(query: Query | Path, params: Mapping[str, Any] | None = None,
+        db: str | Path | None = None, settings: Mapping[str, float] | None = None) -> pd.DataFrame:
+    """Run a query (or the SQL file at a path) in the read-only session, as a DataFrame."""
+    query = read_query(query) if isinstance(query, Path) else query
     bound = _bind(query, params)
     with session(db, settings) as con:
         return _frame(con, query.sql, bound)
@@ -301,7 +308,7 @@ def _refuse_hidden_writes(con: duckdb.DuckDBPyConnection, statement: str,
         if _EXPLAIN_ANALYZE.match(statement):
             raise QueryError("refused: EXPLAIN ANALYZE runs its statement; use EXPLAIN")
         return  # a plain EXPLAIN only plans
-    tree = json.loads(con.execute("SELECT json_serialize_sql(?)", [statement]).fetchone()[0])
+    tree = json.loads(sqlfiles.run(con, "session/parse", {"statement": statement}).fetchone()[0])
     if tree.get("error"):
         raise QueryError(f"refused: {tree.get('error_message', 'not a plain SELECT')}")
     writes = sorted({node for node in _node_types(tree) if node not in _READ_NODES})
@@ -325,8 +332,7 @@ def _node_types(tree: Any) -> Iterator[str]:
 
 
 def _check_logbook(con: duckdb.DuckDBPyConnection, logbook: str | None) -> None:
-    if logbook is not None and not con.execute(
-            "SELECT 1 FROM logbooks WHERE id = ?", [logbook]).fetchone():
+    if logbook is not None and stored_sha256(con, logbook) is None:
         raise QueryError(f"no such logbook: {logbook}")
 
 
@@ -426,7 +432,10 @@ def _int(value: Any) -> int | None:
 
 def logbook_defaults(logbook: str,
                      db: str | Path | None = None) -> dict[str, tuple[float | None, str]]:
-    """What a logbook measured for `simulate`, with where each came from (value, source)."""
+    """What a logbook measured for `simulate`, with where each came from (value, source).
+
+    A logbook that names no GPU count is taken to run on one node (the gpus_per_node setting).
+    """
     import numpy as np
 
     from . import reliability
@@ -439,8 +448,10 @@ def logbook_defaults(logbook: str,
     reported = _none_if_nan(cluster.get("reported_mtbf_hours"))
     if reported is not None and (mtbf is None or mtbf > 2 * reported):
         mtbf, source = reported, "reported"
+    gpus = _int(inputs["gpus"])
     return {
-        "gpus": (_int(inputs["gpus"]), "measured"),
+        "gpus": (gpus, "measured") if gpus is not None else (_int(inputs["gpus_per_node"]),
+                                                              "assumed"),
         "mtbf_hours": (mtbf, source),
         "mttr_hours": (reliability.mttr(repairs).mean_hours, "measured"),
         "checkpoint_cost_seconds": (_none_if_nan(inputs["checkpoint_cost_seconds"]), "measured"),

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..resources import QUERIES
-from .analyse import QueryError, _bind, _frame, _load, session
+from .analyse import QueryError, run
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -30,9 +30,7 @@ class EntryView:
 
 
 def _run(db: str | Path, name: str, params: dict[str, Any] | None = None) -> pd.DataFrame:
-    query = _load(BROWSE / f"{name}.sql")
-    with session(db) as con:
-        return _frame(con, query.sql, _bind(query, params))
+    return run(BROWSE / f"{name}.sql", params, db)
 
 
 def logbooks(db: str | Path) -> pd.DataFrame:

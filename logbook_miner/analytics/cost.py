@@ -11,32 +11,107 @@ tau the compute time between checkpoints and C the time one takes (Daly 2006).
 
 from __future__ import annotations
 
+import ast
 import math
-from dataclasses import dataclass, replace
+import operator
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, fields, replace
+from functools import cache
+from typing import Any
 
 import numpy as np
+
+# The model, once. Each quantity is a formula of the inputs (gpus, usd_per_gpu_hour,
+# mtbf_hours, mttr_hours, checkpoint_minutes, checkpoint_cost_seconds, days) and of the
+# quantities before it, in hours unless named otherwise, written in the small part of
+# Python's expression syntax `evaluate` reads (+ - * / **, max, min, sqrt, `a if c else b`).
+# `simulate_cost` evaluates it; the dashboard's simulator runs the same formulas in the
+# browser, translated to Vega expressions (`present.charts_training`).
+MODEL = {
+    "wall_hours": "days * 24",
+    "interval_hours": "checkpoint_minutes / 60",  # tau: compute time between checkpoints
+    "cost_hours": "checkpoint_cost_seconds / 3600",  # C: the time one checkpoint takes
+    "expected_failures": "wall_hours / mtbf_hours",
+    "repair_hours": "expected_failures * mttr_hours",
+    # a failure lands uniformly within a cycle of tau + C: it loses half a cycle of work
+    "rework_hours": "expected_failures * (interval_hours + cost_hours) / 2",
+    "checkpoint_hours": "max(wall_hours - repair_hours, 0) * cost_hours "
+                        "/ (interval_hours + cost_hours)",
+    "goodput": "max(0, wall_hours - (repair_hours + rework_hours) - checkpoint_hours) "
+               "/ wall_hours",
+    "useful_hours": "goodput * wall_hours",
+    "lost_gpu_hours": "gpus * wall_hours * (1 - goodput)",
+    "lost_usd": "lost_gpu_hours * usd_per_gpu_hour",
+    "total_usd": "gpus * wall_hours * usd_per_gpu_hour",
+    # Daly, "A higher order estimate of the optimum checkpoint interval for restart dumps",
+    # FGCS 22 (2006), with M the MTBF and C the checkpoint cost:
+    #   tau = sqrt(2CM) [1 + sqrt(C/2M)/3 + (C/2M)/9] - C    if C < 2M
+    #   tau = M                                              otherwise
+    # Its leading term sqrt(2CM) is Young's (CACM 17, 1974) first-order optimum.
+    "daly_ratio": "cost_hours / (2 * mtbf_hours)",
+    "daly_hours": "mtbf_hours if cost_hours >= 2 * mtbf_hours else sqrt(2 * cost_hours "
+                  "* mtbf_hours) * (1 + sqrt(daly_ratio) / 3 + daly_ratio / 9) - cost_hours",
+    "daly_checkpoint_minutes": "daly_hours * 60",
+}
+_OPERATORS: dict[type, Callable[[Any, Any], Any]] = {
+    ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
+    ast.Div: operator.truediv, ast.Pow: operator.pow, ast.Lt: operator.lt,
+    ast.LtE: operator.le, ast.Gt: operator.gt, ast.GtE: operator.ge,
+}
+_SCALAR = {"max": max, "min": min, "sqrt": math.sqrt}
+_ARRAY = {"max": np.maximum, "min": np.minimum, "sqrt": np.sqrt}
+
+
+@cache
+def formula(name: str) -> ast.expr:
+    """MODEL[name] parsed."""
+    return ast.parse(MODEL[name], mode="eval").body
+
+
+def evaluate(names: list[str], values: Mapping[str, Any]) -> dict[str, Any]:
+    """The named quantities of MODEL from `values` (inputs, or quantities already known).
+
+    Values may be numbers or numpy arrays (then max, min and sqrt work element-wise).
+    """
+    known = dict(values)
+    functions = _ARRAY if any(isinstance(v, np.ndarray) for v in known.values()) else _SCALAR
+
+    def value(node: ast.expr) -> Any:
+        match node:
+            case ast.Constant(value=number):
+                return number
+            case ast.Name(id=name):
+                if name not in known:
+                    if name not in MODEL:
+                        raise ValueError(f"the cost model needs {name}")
+                    known[name] = value(formula(name))
+                return known[name]
+            case ast.BinOp(left=left, op=op, right=right):
+                return _OPERATORS[type(op)](value(left), value(right))
+            case ast.UnaryOp(op=ast.USub(), operand=operand):
+                return -value(operand)
+            case ast.Compare(left=left, ops=[op], comparators=[right]):
+                return _OPERATORS[type(op)](value(left), value(right))
+            case ast.IfExp(test=test, body=body, orelse=orelse):
+                return value(body) if value(test) else value(orelse)
+            case ast.Call(func=ast.Name(id=function), args=args):
+                return functions[function](*map(value, args))
+        raise ValueError(f"the cost model cannot read {ast.unparse(node)!r}")
+
+    return {name: value(ast.Name(id=name)) for name in names}
 
 
 def young_daly(mtbf_hours: float, checkpoint_cost_seconds: float) -> float:
     """Optimum compute time between checkpoints, in hours, by Daly's higher-order formula.
 
-    Daly, "A higher order estimate of the optimum checkpoint interval for
-    restart dumps", FGCS 22 (2006), with M the MTBF and C the checkpoint cost:
-
-        tau = sqrt(2CM) [1 + sqrt(C/2M)/3 + (C/2M)/9] - C    if C < 2M
-        tau = M                                              otherwise
-
-    Its leading term sqrt(2CM) is Young's (CACM 17, 1974) first-order optimum.
+    MODEL's `daly_hours`: sqrt(2CM) [1 + sqrt(C/2M)/3 + (C/2M)/9] - C, or M when C >= 2M.
     """
     if not (math.isfinite(mtbf_hours) and mtbf_hours > 0):
         raise ValueError("mtbf_hours must be finite and > 0")
     if not (math.isfinite(checkpoint_cost_seconds) and checkpoint_cost_seconds >= 0):
         raise ValueError("checkpoint_cost_seconds must be finite and >= 0")
-    cost = checkpoint_cost_seconds / 3600
-    if cost >= 2 * mtbf_hours:
-        return mtbf_hours
-    ratio = cost / (2 * mtbf_hours)
-    return math.sqrt(2 * cost * mtbf_hours) * (1 + math.sqrt(ratio) / 3 + ratio / 9) - cost
+    values = {"mtbf_hours": mtbf_hours, "checkpoint_cost_seconds": checkpoint_cost_seconds}
+    return evaluate(["daly_hours"], values)["daly_hours"]
 
 
 def expected_lost_work(
@@ -49,7 +124,9 @@ def expected_lost_work(
     """
     if failures < 0 or checkpoint_interval_hours <= 0 or checkpoint_cost_seconds < 0:
         raise ValueError("failures and checkpoint cost must be >= 0, the interval > 0")
-    return failures * (checkpoint_interval_hours + checkpoint_cost_seconds / 3600) / 2
+    return evaluate(["rework_hours"], {
+        "expected_failures": failures, "interval_hours": checkpoint_interval_hours,
+        "checkpoint_cost_seconds": checkpoint_cost_seconds})["rework_hours"]
 
 
 def goodput(wall_hours: float, downtime_hours: float, checkpoint_hours: float = 0.0) -> float:
@@ -60,7 +137,9 @@ def goodput(wall_hours: float, downtime_hours: float, checkpoint_hours: float = 
     """
     if wall_hours <= 0 or downtime_hours < 0 or checkpoint_hours < 0:
         raise ValueError("wall_hours must be > 0, downtime and checkpoint hours >= 0")
-    return max(0.0, wall_hours - downtime_hours - checkpoint_hours) / wall_hours
+    return evaluate(["goodput"], {"wall_hours": wall_hours, "repair_hours": downtime_hours,
+                                  "rework_hours": 0.0,
+                                  "checkpoint_hours": checkpoint_hours})["goodput"]
 
 
 _MAX_DRAWS = 5e7  # about 400 MB of lost-work draws
@@ -108,6 +187,9 @@ class CostEstimate:
     sources: dict[str, str] | None = None
 
 
+_ESTIMATED = tuple(f.name for f in fields(CostEstimate) if f.name in MODEL)
+
+
 def simulate_cost(
     gpus: int,
     usd_per_gpu_hour: float,
@@ -131,39 +213,28 @@ def simulate_cost(
     """
     _check_inputs(gpus, usd_per_gpu_hour, mtbf_hours, mttr_hours, checkpoint_minutes,
                   checkpoint_cost_seconds, days, runs)
-    wall = days * 24
-    interval, cost = checkpoint_minutes / 60, checkpoint_cost_seconds / 3600
-    failures = wall / mtbf_hours
-    repair = failures * mttr_hours
-    rework = expected_lost_work(failures, interval, checkpoint_cost_seconds)
-    checkpoint = max(wall - repair, 0.0) * cost / (interval + cost)
-    share = goodput(wall, repair + rework, checkpoint)
-    lost = gpus * wall * (1 - share)
-    estimate = CostEstimate(
-        gpus=gpus, usd_per_gpu_hour=float(usd_per_gpu_hour), mtbf_hours=float(mtbf_hours),
-        mttr_hours=float(mttr_hours), checkpoint_minutes=float(checkpoint_minutes),
-        checkpoint_cost_seconds=float(checkpoint_cost_seconds), days=float(days),
-        wall_hours=float(wall),
-        expected_failures=failures, repair_hours=repair, rework_hours=rework,
-        checkpoint_hours=checkpoint, useful_hours=share * wall, goodput=share,
-        lost_gpu_hours=lost, lost_usd=lost * usd_per_gpu_hour,
-        total_usd=gpus * wall * usd_per_gpu_hour,
-        daly_checkpoint_minutes=young_daly(mtbf_hours, checkpoint_cost_seconds) * 60,
-        runs=runs, seed=seed,
-    )
+    inputs = {"gpus": gpus, "usd_per_gpu_hour": float(usd_per_gpu_hour),
+              "mtbf_hours": float(mtbf_hours), "mttr_hours": float(mttr_hours),
+              "checkpoint_minutes": float(checkpoint_minutes),
+              "checkpoint_cost_seconds": float(checkpoint_cost_seconds), "days": float(days)}
+    model = evaluate([*_ESTIMATED, "interval_hours", "cost_hours"], inputs)
+    estimate = CostEstimate(**inputs, **{k: float(model[k]) for k in _ESTIMATED},
+                            runs=runs, seed=seed)
+    failures = model["expected_failures"]
     if runs == 0:
         return estimate
     if failures * runs > _MAX_DRAWS:
         raise ValueError(f"about {failures * runs:.3g} failures to draw; use fewer runs")
     rng = np.random.default_rng(seed)
     counts = rng.poisson(failures, size=runs)
-    repair_mc = rng.gamma(counts, mttr_hours)  # sum of `count` exponentials
-    losses = rng.uniform(0, interval + cost, size=int(counts.sum()))
-    rework_mc = np.bincount(np.repeat(np.arange(runs), counts), losses, minlength=runs)
-    checkpoint_mc = np.maximum(wall - repair_mc, 0) * cost / (interval + cost)
-    share_mc = np.clip(wall - repair_mc - rework_mc - checkpoint_mc, 0, None) / wall
-    lost_usd_mc = gpus * wall * (1 - share_mc) * usd_per_gpu_hour
-    return _with_monte_carlo(estimate, counts, share_mc, lost_usd_mc)
+    repair = rng.gamma(counts, mttr_hours)  # sum of `count` exponentials
+    cycle = model["interval_hours"] + model["cost_hours"]
+    losses = rng.uniform(0, cycle, size=int(counts.sum()))
+    rework = np.bincount(np.repeat(np.arange(runs), counts), losses, minlength=runs)
+    drawn = evaluate(["goodput", "lost_usd"], inputs | {
+        name: model[name] for name in ("wall_hours", "interval_hours", "cost_hours")} | {
+        "repair_hours": repair, "rework_hours": rework})
+    return _with_monte_carlo(estimate, counts, drawn["goodput"], drawn["lost_usd"])
 
 
 def _with_monte_carlo(

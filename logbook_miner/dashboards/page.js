@@ -20,7 +20,7 @@
 
   function chip(code, kind) {
     var c = el('span', 'chip ' + kind, code);
-    if (kind === 'fault') c.style.background = data.families[code.split('.')[0]] || '#7f7f7f';
+    if (kind === 'fault') c.style.background = data.families[code.split('.')[0]] || data.families.none;
     return c;
   }
 
@@ -62,7 +62,7 @@
       b.dataset.id = m.id;
       b.setAttribute('aria-label', m.kind + ': ' + m.heading + ', ' + m.when + ', ' + m.logbook);
       var dot = el('span', 'dot');
-      dot.style.background = data.families[m.family] || '#7f7f7f';
+      dot.style.background = data.families[m.family] || data.families.none;
       b.appendChild(dot);
       b.appendChild(document.createTextNode(m.when.slice(0, 10) + ' ' + m.kind));
       b.title = m.heading;
@@ -116,19 +116,25 @@
     apply();
   }
 
-  // The header and the simulator show one logbook: its figures, its rate on its own cluster.
+  // The header, the charts of one logbook and the simulator show one logbook: its figures,
+  // its families' rates, its rate on its own cluster.
   function chooseLogbook(id) {
     var select = document.getElementById('logbook-select');
     if (select) select.value = id;
     document.querySelectorAll('.kpis[data-logbook]').forEach(function (dl) {
       dl.hidden = dl.dataset.logbook !== id;
     });
-    var inputs = data.simulator[id];
-    if (!views.cost || !inputs) return Promise.resolve();
-    ['gpus', 'failures_per_day', 'mttr_h', 'checkpoint_cost_s'].forEach(function (name) {
-      views.cost.signal(name, inputs[name]);
+    var runs = data.follow.filter(function (name) { return views[name]; }).map(function (name) {
+      return views[name].signal('logbook', id).runAsync();
     });
-    return views.cost.runAsync();
+    var inputs = data.simulator[id];
+    if (views.cost && inputs) {
+      ['gpus', 'failures_per_day', 'mttr_h', 'checkpoint_cost_s'].forEach(function (name) {
+        views.cost.signal(name, inputs[name]);
+      });
+      runs.push(views.cost.runAsync());
+    }
+    return Promise.all(runs);
   }
 
   function embedAll() {

@@ -44,16 +44,15 @@ def licence_for(logbook: str) -> tuple[str, str]:
     return notes["unknown"], ""
 
 
-def write(con: duckdb.DuckDBPyConnection, out: Path, fmt: str,
-          tables: dict[str, tuple[Path, str]], partition_by: str | None = None) -> None:
+def write(out: Path, fmt: str, tables: dict[str, tuple[Path, duckdb.DuckDBPyRelation]],
+          partition_by: str | None = None) -> None:
     """Write OUT/datapackage.json and OUT/README.md for the tables just exported.
 
-    `tables` maps each table to (where it was written, the SELECT that made it).
+    `tables` maps each table to (where it was written, the rows written there).
     """
     spec = _yaml(SCHEMA_PATH)
     resources, rows = [], {}
-    for name, (path, sql) in tables.items():
-        rel = con.sql(sql)
+    for name, (path, rel) in tables.items():
         fields = list(spec["tables"][name]["fields"])
         if rel.columns != fields:
             raise ValueError(f"{name}: exported columns {rel.columns} differ from "
@@ -61,8 +60,8 @@ def write(con: duckdb.DuckDBPyConnection, out: Path, fmt: str,
         rows[name] = rel.shape[0]
         resources.append(_resource(name, path, out, fmt, [str(t) for t in rel.types],
                                    partition_by))
-    logbooks = _records(con.sql(tables["logbooks"][1]))
-    labels = _records(con.sql(tables["labels"][1]))
+    logbooks = _records(tables["logbooks"][1])
+    labels = _records(tables["labels"][1])
     package = {
         "name": spec["name"],
         "title": spec["title"],

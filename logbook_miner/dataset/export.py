@@ -1,9 +1,9 @@
 """Export the store as files: one per table, rows in a stable order.
 
 Each table is a SELECT in `queries/export/NAME.sql` reading the stored
-tables and analytics views, filtered to the chosen logbooks through the temp
-table `export_logbooks`; DuckDB's COPY writes it. `logbook_miner.dataset.card` then
-describes what was written (datapackage.json, README.md).
+tables and analytics views, for the chosen logbooks (its `$logbooks` parameter);
+DuckDB's COPY writes it (`queries/export/write.sql`). `logbook_miner.dataset.card`
+then describes what was written (datapackage.json, README.md).
 """
 
 from __future__ import annotations
@@ -13,11 +13,12 @@ from pathlib import Path
 
 import duckdb
 
+from .. import sqlfiles
 from ..resources import QUERIES
 from ..store import choose_logbooks, connect, default_db
 from . import card
 
-FORMATS = {"jsonl": "FORMAT JSON", "csv": "FORMAT CSV, HEADER", "parquet": "FORMAT PARQUET"}
+FORMATS = {"jsonl": "json", "csv": "csv", "parquet": "parquet"}  # file suffix: DuckDB's format
 PARTITION_KEYS = ("logbook",)  # every table has the column
 EXPORT_QUERIES = QUERIES / "export"
 TABLES = ("logbooks", "entries", "labels", "metrics", "incidents", "runs", "interventions")
@@ -35,22 +36,21 @@ def export(out: str | Path, db: str | Path | None = None, fmt: str = "jsonl",
                          f"choose {', '.join(PARTITION_KEYS)}")
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
-    options = FORMATS[fmt] + (f", PARTITION_BY ({partition_by}), OVERWRITE" if partition_by else "")
-    written: dict[str, tuple[Path, str]] = {}
+    write = sqlfiles.text(EXPORT_QUERIES / ("write_partitioned.sql" if partition_by
+                                            else "write.sql"))
+    written: dict[str, tuple[Path, duckdb.DuckDBPyRelation]] = {}
     with connect(db or default_db(), read_only=True) as con:
-        choose_logbooks(con, logbooks, into="export_logbooks")
+        scope = {"logbooks": choose_logbooks(con, logbooks)}
         for table in TABLES:
-            sql = (EXPORT_QUERIES / f"{table}.sql").read_text()
+            rows = sqlfiles.text(EXPORT_QUERIES / f"{table}.sql")
             target = out / (table if partition_by else f"{table}.{fmt}")
+            copy = {"path": str(target), "format": FORMATS[fmt]} | (
+                {"partition_by": partition_by} if partition_by else {})
             try:
-                con.execute(f"COPY ({sql}) TO '{_quote(target)}' ({options})")
+                con.execute(write.replace("{rows}", rows), scope | copy)
             except duckdb.CatalogException as exc:
                 raise ValueError(f"cannot export {table}: {str(exc).splitlines()[0]} (a database "
                                  "from an older version: run `logbook classify` once)") from None
-            written[table] = (target, sql)
-        card.write(con, out, fmt, written, partition_by)
+            written[table] = (target, con.sql(rows, params=scope))
+        card.write(out, fmt, written, partition_by)
     return {table: path for table, (path, _) in written.items()}
-
-
-def _quote(path: Path) -> str:
-    return str(path).replace("'", "''")

@@ -23,13 +23,14 @@ def template_values(
     it, ckpt, every = int(sim.it) + lost, sim.ckpt, sim.p["checkpoint_every"]
     loss = sim.loss(it) + 0.02 * (u[0] - 0.5)
     other = (node + 1 + int(u[1] * (sim.nodes - 1))) % sim.nodes
-    gpu = int(u[2] * 8)
+    per_node = sim.p["gpus_per_node"]
+    gpu = int(u[2] * per_node)
     return {
         "host": sim.host_format.format(node),
         "host2": sim.host_format.format(other),
         "node": node,
         "gpu": gpu,
-        "rank": node * 8 + gpu,
+        "rank": node * per_node + gpu,
         "xid": (79, 74, 45, 63)[int(u[3] * 4)],
         "pid": 1000 + int(u[4] * 90000),
         "pid2": 1000 + int(u[5] * 90000),

@@ -16,14 +16,12 @@ from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 
+from .. import sqlfiles
 from ..models import Entry
-from ..resources import QUERIES
 from ..store import connect, default_db, load_entries, save_corrections
 from . import corrections as cx
 from .relabel import Classify, relabel_stored
 
-REVIEW_QUERY = QUERIES / "review" / "candidates.sql"
-DEFAULT_BELOW = 0.75
 _ADD = ("accept", "add")
 
 
@@ -39,11 +37,15 @@ class Applied:
         return f"{counts}; relabelled {', '.join(self.logbooks) or 'nothing'}"
 
 
-def write_review(out: str | Path, db: str | Path | None = None, below: float = DEFAULT_BELOW,
+def write_review(out: str | Path, db: str | Path | None = None, below: float | None = None,
                  logbook: str | None = None) -> int:
-    """Write the review CSV; return its number of rows."""
+    """Write the review CSV; return its number of rows.
+
+    Labels under `below` are listed (default: the review_below_confidence setting,
+    the threshold of `logbook query needs_review` too).
+    """
     with connect(db or default_db(), read_only=True) as con:
-        cursor = con.execute(REVIEW_QUERY.read_text(), {"below": below, "logbook": logbook})
+        cursor = sqlfiles.run(con, "review/candidates", {"below": below, "logbook": logbook})
         header = [d[0] for d in cursor.description]
         rows = cursor.fetchall()
     with Path(out).open("w", newline="", encoding="utf-8") as fh:

@@ -11,24 +11,23 @@ from __future__ import annotations
 import altair as alt
 import pandas as pd
 
+from ..label import families
+
 WIDTH = 720
-FAMILIES = {  # fault family -> colour, one colour per family on every chart
-    "hardware": "#d62728", "network": "#ff7f0e", "storage": "#8c564b", "software": "#9467bd",
-    "infra": "#e377c2", "numerics": "#1f77b4", "model": "#17becf", "data": "#bcbd22",
-    "performance": "#2ca02c", "none": "#7f7f7f",
-}
 OUTCOMES = {"held": "#4e9a5a", "recurred": "#d62728", "censored": "#b5b5b5"}
 MARKER_SHAPES = {"failure": "triangle-down", "restart": "circle", "failure + restart": "diamond"}
 SELECTED = "selected_id"  # Vega signal the page sets to highlight one entry
+LOGBOOK = "logbook"  # Vega signal the page's logbook selector sets, on charts of one logbook
 MAX_SUBTITLE_LINES = 6  # per-logbook MTBF lines under the cumulative chart's title
 
 
 def family_colour(present: pd.Series | None = None, title: str | None = "Fault family",
                   legend: bool = True) -> alt.Color:
-    """The one family -> colour scale; the legend lists only the families in `present`."""
-    values = [f for f in FAMILIES if present is None or f in set(present)]
+    """The one family -> colour scale (the taxonomy's); the legend lists those in `present`."""
+    colours = families.colours()
+    values = [f for f in colours if present is None or f in set(present)]
     return alt.Color("family:N", title=title,
-                     scale=alt.Scale(domain=list(FAMILIES), range=list(FAMILIES.values())),
+                     scale=alt.Scale(domain=list(colours), range=list(colours.values())),
                      legend=alt.Legend(values=values) if legend else None)
 
 
@@ -154,18 +153,25 @@ def _expected_failures(mtbf: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
-def reliability(families: pd.DataFrame) -> alt.Chart:
-    """MTBF and MTTR per fault family with 95% CIs, and the Weibull shape of the gaps."""
+def reliability(families: pd.DataFrame, logbooks: list[str], shown: str | None) -> alt.Chart:
+    """MTBF and MTTR per fault family with 95% CIs, and the Weibull shape of the gaps.
+
+    Of one logbook at a time: the `logbook` signal (the page's selector) picks it, `shown`
+    first. Unrelated jobs share no failure rate, so no figure pools logbooks.
+    """
     if families.empty:
         return empty("Reliability per fault family", "No failures recorded")
-    df = families.assign(label=families["family"] + " (" + families["failures"].astype(str) + ")")
-    order = df["label"].tolist()
+    df = families.assign(label=families["family"] + " (" + families["failures"].astype(str) + ")",
+                         order=families.groupby("logbook").cumcount())
+    rows = int(df["logbook"].value_counts().max())
+    picked = f"datum.logbook === {LOGBOOK}"
 
     def panel(field: str, title: str, scale: alt.Scale, first: bool = False,
               axis: alt.Axis | None = None, extra: tuple = ()) -> alt.LayerChart:
-        y = alt.Y("label:N", sort=order, title=None, axis=alt.Axis(labels=first, ticks=first))
+        y = alt.Y("label:N", sort=alt.EncodingSortField("order"), title=None,
+                  axis=alt.Axis(labels=first, ticks=first))
         x = {"title": title, "scale": scale, "axis": axis or alt.Axis()}
-        base = alt.Chart(df).encode(y=y, color=family_colour(legend=False))
+        base = alt.Chart(df).transform_filter(picked).encode(y=y, color=family_colour(legend=False))
         ci = base.mark_rule(strokeWidth=2).encode(
             x=alt.X(f"{field}_low:Q", **x), x2=f"{field}_high:Q",
         ).transform_filter(f"isValid(datum.{field}_low) && isValid(datum.{field}_high)")
@@ -175,26 +181,31 @@ def reliability(families: pd.DataFrame) -> alt.Chart:
                      alt.Tooltip(f"{field}_low:Q", format=",.2f", title="95% CI low"),
                      alt.Tooltip(f"{field}_high:Q", format=",.2f", title="95% CI high")],
         ).transform_filter(f"isValid(datum.{field})")
-        return alt.layer(ci, point, *extra).properties(width=250, height=max(60, 34 * len(df)))
+        return alt.layer(ci, point, *extra).properties(width=250, height=max(60, 34 * rows))
 
-    def note(text: str) -> alt.Chart:
-        return alt.Chart(pd.DataFrame({"m": [text]})).mark_text(
-            fontStyle="italic", color="#666").encode(text="m:N")
+    def note(text: str, where: pd.DataFrame | None = None) -> alt.Chart:
+        data = pd.DataFrame({"m": [text]}) if where is None else where.assign(m=text)
+        chart = alt.Chart(data).mark_text(fontStyle="italic", color="#666").encode(text="m:N")
+        return chart if where is None else chart.transform_filter(picked)
 
+    without = pd.DataFrame({"logbook": [lb for lb in logbooks if lb not in set(df["logbook"])]})
     one = alt.Chart(pd.DataFrame({"x": [1.0]})).mark_rule(strokeDash=[4, 3], color="#555")
+    untimed = df.groupby("logbook")["mttr"].apply(lambda m: m.isna().all())
     return alt.hconcat(
-        panel("mtbf", "MTBF (hours, log scale)", alt.Scale(type="log"), first=True),
+        panel("mtbf", "MTBF (hours, log scale)", alt.Scale(type="log"), first=True,
+              extra=(note("No dated stops in this logbook", without),)),
         panel("mttr", "MTTR (hours)", alt.Scale(zero=True),
-              extra=(note("No timed repairs"),) if df["mttr"].isna().all() else ()),
+              extra=(note("No timed repairs", untimed[untimed].index.to_frame(index=False)),)),
         # a fixed domain: one family with one gap has no interval, and a one-point log
         # domain would stack every tick label on the same spot
         panel("shape", "Weibull shape (1 = random)",
               alt.Scale(type="log", domain=[0.1, 10], clamp=True),
               axis=alt.Axis(values=[0.1, 0.2, 0.5, 1, 2, 5, 10]),
               extra=(one.encode(x="x:Q"),)),
-    ).properties(title=alt.Title("Reliability per fault family",
-                                 subtitle="Dots: estimate; bars: 95% confidence interval; "
-                                          "(n) = dated stops"))
+    ).add_params(alt.param(name=LOGBOOK, value=shown)).properties(
+        title=alt.Title("Reliability per fault family",
+                        subtitle="Of the logbook picked in the header. Dots: estimate; bars: 95% "
+                                 "confidence interval; (n) = dated stops"))
 
 
 def outcomes(df: pd.DataFrame, horizon_hours: float) -> alt.Chart:

@@ -1,15 +1,18 @@
 """Chart builders for what failures do to training: mined metrics, and a cost simulator.
 
-The simulator is the model of `logbook_miner.analytics.cost.simulate_cost` written as
-Vega expressions, so the sliders recompute it in the browser with no server;
-`COST_MODEL` holds each formula once and both the curve and the readout use it.
+The simulator runs the cost model of `logbook_miner.analytics.cost` (its MODEL, the
+formulas `simulate_cost` evaluates) translated to Vega expressions, so the sliders
+recompute it in the browser with no server and give the numbers Python gives.
 """
 
 from __future__ import annotations
 
+import ast
+
 import altair as alt
 import pandas as pd
 
+from ..analytics.cost import MODEL, formula
 from .charts import WIDTH, empty, time_x, utc, utc_tooltip
 
 METRIC_PANELS = {
@@ -46,29 +49,43 @@ def training_metrics(points: pd.DataFrame, failures: pd.DataFrame) -> alt.Chart:
     return alt.vconcat(*panels, spacing=8).resolve_scale(x="shared").properties(title=title)
 
 
-# Hours unless named otherwise; `tau` is the compute time between checkpoints in hours.
-COST_MODEL = {
-    "wall": "days * 24",
-    "rate": "failures_per_day / 24",
-    "cost_h": "checkpoint_cost_s / 3600",
-    "failures": "datum.wall * datum.rate",
-    "repair": "datum.failures * mttr_h",
-    "rework": "datum.failures * (datum.tau + datum.cost_h) / 2",
-    "checkpoints": "max(datum.wall - datum.repair, 0) * datum.cost_h / (datum.tau + datum.cost_h)",
-    "goodput": "max(0, datum.wall - datum.repair - datum.rework - datum.checkpoints) / datum.wall",
-    "lost_gpu_h": "gpus * datum.wall * (1 - datum.goodput)",
-    "lost_usd": "datum.lost_gpu_h * usd_per_gpu_hour",
-    "mtbf": "datum.rate > 0 ? 1 / datum.rate : 1e12",
-    "ratio": "datum.cost_h / (2 * datum.mtbf)",  # Daly (2006), see simulate.young_daly
-    "daly_min": "60 * (datum.cost_h >= 2 * datum.mtbf ? datum.mtbf : sqrt(2 * datum.cost_h * "
-                "datum.mtbf) * (1 + sqrt(datum.ratio) / 3 + datum.ratio / 9) - datum.cost_h)",
+# The model's inputs from the sliders (their names are the page's); checkpoint_minutes is
+# given per layer. No failures at all is an MTBF of about forever.
+SLIDER_INPUTS = {
+    "days": "days", "gpus": "gpus", "usd_per_gpu_hour": "usd_per_gpu_hour",
+    "mttr_hours": "mttr_h", "checkpoint_cost_seconds": "checkpoint_cost_s",
+    "mtbf_hours": "failures_per_day > 0 ? 24 / failures_per_day : 1e12",
 }
+_VEGA_OPERATORS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.Lt: "<",
+                   ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">="}
 
 
-def _with_cost_model(chart: alt.Chart, tau_hours: str) -> alt.Chart:
-    chart = chart.transform_calculate(tau=tau_hours)
-    for name, expr in COST_MODEL.items():
-        chart = chart.transform_calculate(**{name: expr})
+def vega(node: ast.expr) -> str:
+    """A cost-model formula as a Vega expression; every name is a field of the datum."""
+    match node:
+        case ast.Constant(value=number):
+            return repr(number)
+        case ast.Name(id=name):
+            return f"datum.{name}"
+        case ast.BinOp(left=left, op=ast.Pow(), right=right):
+            return f"pow({vega(left)}, {vega(right)})"
+        case ast.BinOp(left=left, op=op, right=right) | ast.Compare(
+                left=left, ops=[op], comparators=[right]):
+            return f"({vega(left)} {_VEGA_OPERATORS[type(op)]} {vega(right)})"
+        case ast.UnaryOp(op=ast.USub(), operand=operand):
+            return f"(-{vega(operand)})"
+        case ast.IfExp(test=test, body=body, orelse=orelse):
+            return f"({vega(test)} ? {vega(body)} : {vega(orelse)})"
+        case ast.Call(func=ast.Name(id=function), args=args):
+            return f"{function}({', '.join(map(vega, args))})"
+    raise ValueError(f"no Vega expression for {ast.unparse(node)!r}")
+
+
+def _with_cost_model(chart: alt.Chart, checkpoint_minutes: str) -> alt.Chart:
+    """The chart's data with the sliders' inputs and every quantity of the model as fields."""
+    chart = chart.transform_calculate(checkpoint_minutes=checkpoint_minutes, **SLIDER_INPUTS)
+    for name in MODEL:  # in order: each formula reads only inputs and the ones before it
+        chart = chart.transform_calculate(**{name: vega(formula(name))})
     return chart
 
 
@@ -99,8 +116,8 @@ def cost_simulator(defaults: dict) -> alt.Chart:
     x = alt.X("interval:Q", title="Checkpoint interval (minutes, log scale)",
               scale=alt.Scale(type="log", domain=[1, 1440]))
     swept = _with_cost_model(alt.Chart(alt.sequence(0, 241, as_="i")),  # 1 min .. 1 day
-                             "pow(1440, datum.i / 240) / 60")
-    curve = swept.transform_calculate(interval="datum.tau * 60").mark_line(
+                             "pow(1440, datum.i / 240)")
+    curve = swept.transform_calculate(interval="datum.checkpoint_minutes").mark_line(
         strokeWidth=2.5, color="#1f77b4",
     ).encode(
         x=x, y=alt.Y("goodput:Q", title="Goodput", axis=alt.Axis(format="%"),
@@ -108,20 +125,21 @@ def cost_simulator(defaults: dict) -> alt.Chart:
         tooltip=[alt.Tooltip("interval:Q", format=",.0f", title="Interval (min)"),
                  alt.Tooltip("goodput:Q", format=".2%"),
                  alt.Tooltip("lost_usd:Q", format="$,.0f", title="Lost $")])
-    chosen = _with_cost_model(alt.Chart(alt.sequence(0, 1, as_="i")), "interval_min / 60")
-    optimum = chosen.transform_calculate(interval="datum.daly_min").transform_filter(
-        "isFinite(datum.daly_min) && datum.daly_min >= 1 && datum.daly_min <= 1440")
+    chosen = _with_cost_model(alt.Chart(alt.sequence(0, 1, as_="i")), "interval_min")
+    optimum = chosen.transform_calculate(interval="datum.daly_checkpoint_minutes").transform_filter(
+        "isFinite(datum.interval) && datum.interval >= 1 && datum.interval <= 1440")
     rule = optimum.mark_rule(color="#2ca02c", strokeWidth=2, strokeDash=[6, 3]).encode(x=x)
     label = optimum.transform_calculate(
-        label="'Young/Daly optimum ' + format(datum.daly_min, ',.0f') + ' min'",
+        label="'Young/Daly optimum ' + format(datum.interval, ',.0f') + ' min'",
     ).mark_text(align="left", dx=5, y=250, baseline="bottom", color="#2ca02c",
                 fontWeight="bold").encode(x=x, text="label:N")
     point = chosen.transform_calculate(interval="interval_min").mark_point(
         filled=True, size=140, color="#d62728").encode(x=x, y="goodput:Q")
     readout = chosen.transform_calculate(text=(
         "'At a ' + format(interval_min, ',') + '-min interval over ' + format(days, ',') + "
-        "' days: ' + format(datum.failures, ',.1f') + ' failures, ' + "
-        "format(datum.lost_gpu_h, ',.0f') + ' GPU-hours lost (' + format(datum.lost_usd, '$,.0f') "
+        "' days: ' + format(datum.expected_failures, ',.1f') + ' failures, ' + "
+        "format(datum.lost_gpu_hours, ',.0f') + ' GPU-hours lost (' + "
+        "format(datum.lost_usd, '$,.0f') "
         "+ '), goodput ' + format(datum.goodput, '.2%')"),
     ).mark_text(fontSize=14, align="left", x=0, fontWeight="bold").encode(
         text="text:N").properties(width=WIDTH, height=22)

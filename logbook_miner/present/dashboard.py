@@ -30,6 +30,7 @@ import yaml
 from markupsafe import Markup
 
 from .. import __version__
+from ..label import families
 from ..resources import DASHBOARDS
 from . import charts, charts_training
 from .dashboard_data import DashboardData, load
@@ -38,7 +39,7 @@ PAGE_DIR = DASHBOARDS
 CHARTS: dict[str, Callable[[DashboardData, dict], alt.TopLevelMixin]] = {
     "timeline": lambda d, _: charts.timeline(d.markers, d.runs, d.logbooks),
     "cumulative": lambda d, _: charts.cumulative(d.cumulative, d.mtbf_by_logbook),
-    "reliability": lambda d, _: charts.reliability(d.families),
+    "reliability": lambda d, _: charts.reliability(d.families, d.logbooks, default_logbook(d)),
     "outcomes": lambda d, _: charts.outcomes(d.outcomes, d.outcome_hours),
     "fault_mix": lambda d, _: charts.fault_mix(d.fault_mix, d.pareto),
     "metrics": lambda d, _: charts_training.training_metrics(
@@ -218,7 +219,9 @@ def render_page(data: DashboardData, layout: dict, specs: dict[str, dict],
     """The page as one string: template + CSS + JS + the Vega bundle + the data as JSON."""
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(PAGE_DIR), autoescape=True)
     payload = {
-        "specs": specs, "embed": EMBED_OPTIONS, "families": charts.FAMILIES,
+        "specs": specs, "embed": EMBED_OPTIONS, "families": families.colours(),
+        "follow": [name for name, spec in specs.items()  # charts of the selected logbook
+                   if any(p["name"] == charts.LOGBOOK for p in spec.get("params", ()))],
         "entries": _records(data.ledger), "markers": _records(data.markers.drop(columns="ts")),
         "simulator": {lb: cost_defaults(data, layout, lb) for lb in data.logbooks},
     }

@@ -2,6 +2,7 @@
 -- $logbook: only this logbook (default: all)
 -- $text: case-insensitive substring of the heading or text (default: any)
 -- $limit = 50: rows at most
+-- reads: entries, labels
 WITH codes AS (
     SELECT logbook, seq, list(code ORDER BY kind, code) AS codes FROM labels GROUP BY ALL
 )

@@ -1,5 +1,6 @@
 -- How many stops (incidents) and failure entries each fault family had, week by week.
 -- $logbook: only this logbook (default: all)
+-- reads: incidents, events, families
 WITH stops AS (
     SELECT logbook, date_trunc('week', start_ts)::DATE AS week, unnest(families) AS family, codes
     FROM incidents

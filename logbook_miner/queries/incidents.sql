@@ -1,5 +1,6 @@
 -- Every stop (and numerics episode): when, which family, which entries, how long until restart.
 -- $logbook: only this logbook (default: all)
+-- reads: incidents
 SELECT logbook, stream, incident, start_ts, end_ts, family, families, codes, seqs,
        round(repair_hours, 2) AS repair_hours, repair_source, repair_estimated, time_estimated,
        confidence, evidence

@@ -1,6 +1,7 @@
 -- Which interventions held: per code, how often the failure came back within 24 h / 72 h / 7 d,
 -- and how many later failures there were to come back at all (`outcome` says when too few).
 -- $logbook: only this logbook (default: all)
+-- reads: intervention_outcomes, settings
 SELECT code, count(*) AS interventions,
        count_if(verdict = 'held')::INTEGER AS held,
        count_if(verdict = 'recurred')::INTEGER AS recurred,

@@ -2,6 +2,7 @@
 -- (first to last dated entry), the stop times in hours since it opened, and the cluster size.
 -- $logbook: only this logbook (default: all)
 -- $by = all: `all` counts every stop (numerics excluded); `family` counts each family's incidents
+-- reads: entry_times, incidents, cluster_sizes, families
 WITH windows AS (
     SELECT logbook, min(ts) AS window_start, max(ts) AS window_end
     FROM entry_times WHERE ts IS NOT NULL GROUP BY logbook

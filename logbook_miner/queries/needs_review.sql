@@ -1,11 +1,12 @@
 -- Entries a human should check: low-confidence labels, dates out of order, guessed dates.
 -- $logbook: only this logbook (default: all)
--- $below = 0.6: labels under this confidence need review
+-- $below: labels under this confidence need review (default: the review_below_confidence setting)
+-- reads: entries, labels, settings
 WITH low AS (
     SELECT logbook, seq,
            string_agg(code || ' (' || round(confidence, 2) || ')', ', ' ORDER BY confidence)
                AS low_confidence
-    FROM labels WHERE confidence < $below GROUP BY ALL
+    FROM labels WHERE low_confidence(confidence, $below) GROUP BY ALL
 )
 SELECT e.logbook, e.seq, e.date, e.heading,
        concat_ws('; ',

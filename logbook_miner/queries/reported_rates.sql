@@ -4,12 +4,13 @@
 -- numerics are not stops. Entries count the stops someone wrote up; these count what happened.
 -- $logbook: only this logbook (default: all)
 -- $by = all: `all` takes every stop-like code; `family` one row per fault family
--- reads: rates
+-- reads: rates, families
 WITH coded AS (
     SELECT *, CASE WHEN code = 'restart' THEN 'all' ELSE split_part(code, '.', 1) END AS family
     FROM rates
     WHERE ($logbook IS NULL OR logbook = $logbook)
-      AND (code = 'restart' OR (is_failure_code(code) AND split_part(code, '.', 1) <> 'numerics'))
+      AND (code = 'restart'
+           OR (is_failure_code(code) AND failure_stream(split_part(code, '.', 1)) = 'stop'))
 ),
 grouped AS (
     SELECT *, CASE WHEN $by = 'family' THEN family ELSE 'all' END AS grouped_family

@@ -1,6 +1,8 @@
--- What a cost simulation can take from a logbook: GPUs, measured repair times, checkpoint cost.
+-- What a cost simulation can take from a logbook: GPUs, measured repair times, checkpoint cost
+-- (and the GPUs of one node, the gpus_per_node setting, assumed when the logbook names none).
 -- $logbook: the logbook
-SELECT c.logbook, c.gpus, c.nodes,
+-- reads: cluster_sizes, incidents, metrics, settings
+SELECT c.logbook, c.gpus, c.nodes, setting('gpus_per_node')::INTEGER AS gpus_per_node,
        (SELECT coalesce(list(repair_hours ORDER BY start_ts), []::DOUBLE[]) FROM incidents i
         WHERE i.logbook = c.logbook AND i.stream = 'stop' AND repair_hours > 0
           AND NOT repair_estimated) AS repair_hours,

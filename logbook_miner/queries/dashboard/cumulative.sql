@@ -1,7 +1,9 @@
 -- How many stops (incidents) and restarts has each logbook seen by each time ($bucket_seconds s per bucket)?
+-- reads: incidents, dash_entries, dash_windows
+-- $logbooks: the chosen logbooks (a list of ids)
 WITH events AS (
     SELECT logbook, start_ts AS ts, 'failures' AS kind, 1 AS n
-    FROM incidents WHERE stream = 'stop' AND logbook IN (SELECT id FROM dash_logbooks)
+    FROM incidents WHERE stream = 'stop' AND list_contains($logbooks, logbook)
     UNION ALL
     SELECT logbook, ts, 'restarts', 1 FROM dash_entries WHERE restart AND ts IS NOT NULL
     UNION ALL  -- every line starts at 0 at the first dated entry and runs to the last

@@ -1,4 +1,5 @@
 -- Which fault codes account for most of the faulty entries (dated or not)?
+-- reads: labels, dash_entries
 WITH counts AS (
     SELECT code, split_part(code, '.', 1) AS family, count(DISTINCT (l.logbook, l.seq)) AS n
     FROM labels l JOIN dash_entries d USING (logbook, seq)

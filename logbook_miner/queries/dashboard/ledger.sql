@@ -1,5 +1,7 @@
 -- Which entries go into the event ledger: every timeline marker, then labelled and recent
 -- entries up to $rows rows, with the evidence of each label; notes are cut at $note_chars characters.
+-- reads: dash_markers, dash_entries, labels, entries
+-- $logbooks: the chosen logbooks (a list of ids)
 WITH chosen AS (
     SELECT id FROM dash_markers
     UNION
@@ -12,7 +14,7 @@ WITH chosen AS (
            list({'kind': kind, 'code': code, 'evidence': evidence, 'field': field}
                 ORDER BY kind, code, start) AS evidence
     FROM labels
-    WHERE logbook IN (SELECT id FROM dash_logbooks)
+    WHERE list_contains($logbooks, logbook)
     GROUP BY logbook, seq
 )
 SELECT d.id, d.logbook, d.seq, coalesce(d."when", '') AS "when", d.heading,

@@ -1,5 +1,7 @@
 -- Per intervention code: how many held, recurred or were censored (the intervention_outcomes
 -- view's verdict), and the spread of hours to the next failure over all of the code's uses.
+-- reads: intervention_outcomes
+-- $logbooks: the chosen logbooks (a list of ids)
 WITH spread AS (
     SELECT code, min(hours_to_recurrence) AS min_h,
            quantile_cont(hours_to_recurrence, 0.25) AS q1_h,
@@ -7,7 +9,7 @@ WITH spread AS (
            quantile_cont(hours_to_recurrence, 0.75) AS q3_h,
            max(hours_to_recurrence) AS max_h, count(hours_to_recurrence) AS timed
     FROM intervention_outcomes
-    WHERE logbook IN (SELECT id FROM dash_logbooks)
+    WHERE list_contains($logbooks, logbook)
     GROUP BY code
 )
 SELECT o.code, o.verdict AS outcome, count(*) AS n,
@@ -16,6 +18,6 @@ SELECT o.code, o.verdict AS outcome, count(*) AS n,
        any_value(s.min_h) AS min_h, any_value(s.q1_h) AS q1_h, any_value(s.median_h) AS median_h,
        any_value(s.q3_h) AS q3_h, any_value(s.max_h) AS max_h, any_value(s.timed) AS timed
 FROM intervention_outcomes o JOIN spread s USING (code)
-WHERE o.logbook IN (SELECT id FROM dash_logbooks)
+WHERE list_contains($logbooks, o.logbook)
 GROUP BY o.code, o.verdict
 ORDER BY total DESC, o.code, outcome;

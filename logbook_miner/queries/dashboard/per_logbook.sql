@@ -1,5 +1,7 @@
 -- Per chosen logbook: the header's counts, its top three fault codes, its cluster size and
 -- checkpoint cost (the cost simulator's measured inputs). Never summed across logbooks.
+-- reads: dash_entries, incidents, labels, cluster_sizes, metrics
+-- $logbooks: the chosen logbooks (a list of ids)
 WITH counts AS (
     SELECT logbook, count(*) AS entries, count(ts) AS dated,
            count(*) FILTER (WHERE restart) AS restarts,
@@ -23,7 +25,7 @@ SELECT b.id AS logbook, coalesce(c.entries, 0) AS entries, coalesce(c.dated, 0) 
        coalesce(c.restarts, 0) AS restarts, coalesce(s.stops, 0) AS stops,
        coalesce(c.failure_entries, 0) AS failure_entries,
        coalesce(t.top_faults, []) AS top_faults, z.gpus, v.checkpoint_cost_seconds
-FROM dash_logbooks b
+FROM (SELECT unnest($logbooks::VARCHAR[]) AS id) b
 LEFT JOIN counts c ON c.logbook = b.id
 LEFT JOIN stops s ON s.logbook = b.id
 LEFT JOIN top t ON t.logbook = b.id

@@ -1,6 +1,8 @@
 -- How long did each stop take to repair, per root-cause family? Only repairs the logbook timed
 -- (as `queries/simulate_inputs.sql` counts them: > 0 h and not estimated from dates alone).
+-- reads: incidents
+-- $logbooks: the chosen logbooks (a list of ids)
 SELECT logbook, family, repair_hours AS hours
 FROM incidents
 WHERE stream = 'stop' AND repair_hours > 0 AND NOT repair_estimated
-  AND logbook IN (SELECT id FROM dash_logbooks);
+  AND list_contains($logbooks, logbook);

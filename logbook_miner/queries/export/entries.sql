@@ -1,4 +1,6 @@
 -- One row per entry with its fault and intervention codes (the gold format's fields and more).
+-- reads: entries, labels
+-- $logbooks: the logbooks exported (a list of ids)
 WITH codes AS (
     SELECT logbook, seq,
            list(DISTINCT code ORDER BY code) FILTER (WHERE kind = 'fault') AS faults,
@@ -12,5 +14,5 @@ SELECT e.logbook, e.seq, e.heading, e.date, e.time, e.timezone, e.ts_utc, e.auth
        coalesce(c.interventions, []::VARCHAR[]) AS interventions
 FROM entries e
 LEFT JOIN codes c USING (logbook, seq)
-WHERE e.logbook IN (SELECT id FROM export_logbooks)
+WHERE list_contains($logbooks, e.logbook)
 ORDER BY e.logbook, e.seq

@@ -1,5 +1,7 @@
 -- One row per incident (the `incidents` view): a stop of the job, or a numerics episode, with the
 -- label behind its evidence (entry, field, offsets, pages).
+-- reads: incidents, labels, entries
+-- $logbooks: the logbooks exported (a list of ids)
 WITH anchors AS (
     SELECT i.logbook, i.stream, i.incident,
            arg_min(struct_pack(seq := l.seq, field := l.field, start := l.start, "end" := l."end"),
@@ -17,5 +19,5 @@ SELECT i.logbook, i.stream, i.incident, i.start_ts, i.end_ts, i.family, i.famili
 FROM incidents i
 LEFT JOIN anchors a USING (logbook, stream, incident)
 LEFT JOIN entries e ON e.logbook = i.logbook AND e.seq = a.a.seq
-WHERE i.logbook IN (SELECT id FROM export_logbooks)
+WHERE list_contains($logbooks, i.logbook)
 ORDER BY i.logbook, i.stream, i.incident

@@ -1,5 +1,7 @@
 -- One row per intervention label with its outcome (the `intervention_outcomes` view): did the
 -- fault come back, and how soon. Outcome columns are NULL where the view has no row (undated).
+-- reads: labels, entries, intervention_outcomes
+-- $logbooks: the logbooks exported (a list of ids)
 SELECT l.logbook, l.seq, l.code, l.evidence, l.field, l.start, l."end", e.page_start, e.page_end,
        l.source, l.confidence, o.ts, o.time_estimated, o.own_families, o.hours_to_same_family,
        o.hours_to_any_family, o.hours_to_recurrence, o.followed_hours, o.recurred_24h,
@@ -7,5 +9,5 @@ SELECT l.logbook, l.seq, l.code, l.evidence, l.field, l.start, l."end", e.page_s
 FROM labels l
 JOIN entries e USING (logbook, seq)
 LEFT JOIN intervention_outcomes o USING (logbook, seq, code)
-WHERE l.kind = 'intervention' AND l.logbook IN (SELECT id FROM export_logbooks)
+WHERE l.kind = 'intervention' AND list_contains($logbooks, l.logbook)
 ORDER BY l.logbook, l.seq, l.code

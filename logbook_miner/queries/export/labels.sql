@@ -1,5 +1,7 @@
 -- One row per label: the code, the words it stands on (offsets into entries.<field>), the
 -- entry's pages, who decided it, and whether a person verified it (`logbook review --apply`).
+-- reads: labels, entries, corrections
+-- $logbooks: the logbooks exported (a list of ids)
 SELECT l.logbook, l.seq, l.kind, l.code, l.evidence, l.field, l.start, l."end",
        e.page_start, e.page_end, l.source, l.confidence,
        EXISTS (SELECT 1 FROM corrections c
@@ -9,5 +11,5 @@ SELECT l.logbook, l.seq, l.kind, l.code, l.evidence, l.field, l.start, l."end",
            AS verified
 FROM labels l
 JOIN entries e USING (logbook, seq)
-WHERE l.logbook IN (SELECT id FROM export_logbooks)
+WHERE list_contains($logbooks, l.logbook)
 ORDER BY l.logbook, l.seq, l.kind, l.code, l.field, l.start

@@ -1,6 +1,8 @@
--- Labels and entries worth a person's look ($below: confidence threshold, $logbook: one or NULL):
+-- Labels and entries worth a person's look ($below: confidence threshold, default the
+-- review_below_confidence setting; $logbook: one or NULL):
 -- low-confidence labels, labels of entries whose date breaks the chronology, entries with no label.
 -- Labels a person already decided, and entries with any decision, are left out.
+-- reads: entries, labels, corrections, settings
 WITH scope AS (
     SELECT * FROM entries WHERE $logbook IS NULL OR logbook = $logbook
 ),
@@ -13,10 +15,10 @@ decided AS (
 flagged AS (
     SELECT l.logbook, l.seq, l.kind, l.code, l.confidence, l.source, l.evidence, l.field, l.start,
            l."end",
-           concat_ws('; ', CASE WHEN l.confidence < $below THEN 'low confidence' END,
+           concat_ws('; ', CASE WHEN low_confidence(l.confidence, $below) THEN 'low confidence' END,
                            CASE WHEN e.chronology_anomaly THEN 'chronology anomaly' END) AS reason
     FROM labels l JOIN scope e USING (logbook, seq)
-    WHERE (l.confidence < $below OR e.chronology_anomaly)
+    WHERE (low_confidence(l.confidence, $below) OR e.chronology_anomaly)
       AND NOT EXISTS (SELECT 1 FROM decided d
                       WHERE d.logbook = l.logbook AND d.seq = l.seq AND d.kind = l.kind
                         AND d.code = l.code AND d.decision <> 'reject')

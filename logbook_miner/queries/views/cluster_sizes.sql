@@ -1,9 +1,10 @@
 -- Cluster size per logbook, to turn a job's MTBF into a node's or a GPU's: logbooks.nodes and
 -- gpus_per_node when ingest knew them, else what the logbook states. Stated GPU counts: the
 -- most mentioned (ties: the larger). Stated node counts are noisier ("3 nodes" replaced, a
--- 52-node pool), so a count that is an 8-GPU-node cluster of the stated GPUs wins (384 GPUs ->
--- 48 nodes), else the most mentioned, counting "from 48 to 24 nodes" on both sides.
--- reads: logbooks, metrics
+-- 52-node pool), so a count that makes the stated GPUs a cluster of gpus_per_node-GPU nodes wins
+-- (384 GPUs -> 48 nodes of 8), else the most mentioned, counting "from 48 to 24 nodes" on both
+-- sides.
+-- reads: logbooks, metrics, settings
 CREATE OR REPLACE TEMP VIEW cluster_sizes AS
 WITH mined AS (
     SELECT logbook, CASE WHEN name = 'gpus' THEN 'gpus' ELSE 'nodes' END AS name,
@@ -17,7 +18,9 @@ gpus AS (
     FROM mined WHERE name = 'gpus' GROUP BY logbook
 ),
 nodes AS (
-    SELECT m.logbook, arg_max(m.value, (m.value * 8 = g.value, m.mentions, m.value)) AS value
+    SELECT m.logbook,
+           arg_max(m.value, (m.value * setting('gpus_per_node') = g.value, m.mentions, m.value))
+               AS value
     FROM mined m LEFT JOIN gpus g USING (logbook)
     WHERE m.name = 'nodes' GROUP BY m.logbook
 )

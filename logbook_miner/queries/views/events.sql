@@ -1,6 +1,6 @@
 -- Restarts and failures, one row per entry (restart) or per entry and fault family (failure).
 -- A restart is a restart/rollback label or a run id differing from the previous dated entry's.
--- reads: entry_times, labels, settings
+-- reads: entry_times, labels, settings, families
 CREATE OR REPLACE TEMP VIEW events AS
 WITH lab AS (
     SELECT * FROM labels WHERE confidence >= setting('min_confidence')

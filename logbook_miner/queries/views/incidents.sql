@@ -1,8 +1,8 @@
 -- Failure events grouped into stops: an event at most incident_window_hours after the previous
 -- one (same logbook and stream) belongs to the same incident, unless a restart was logged
 -- between them (in the previous failure's entry or after it): then the job ran again, and
--- failed again. Numerics form their own stream, so a loss spike never merges with, or counts
--- as, a stop of the job.
+-- failed again. A family the taxonomy gives a stream of its own (numerics) forms that stream,
+-- so a loss spike never merges with, or counts as, a stop of the job.
 -- repair_hours (stops only), with repair_source saying where it came from:
 --   dated:  incident start to the first restart before the next stop and within max_repair_hours,
 --           when the restart is in a later entry (the same entry dates both only to one time);
@@ -11,7 +11,7 @@
 --           ~11h on this event", which may include work redone from the last checkpoint);
 --   a dated repair that rests on an estimated time (a date without a time) gives way to a
 --   stated one; NULL when the logbook says neither.
--- reads: events, metrics, settings
+-- reads: events, metrics, settings, families
 CREATE OR REPLACE TEMP VIEW incidents AS
 WITH sequenced AS (  -- restarts logged so far; an entry's restart follows its failure
     SELECT *, sum((kind = 'restart')::INTEGER) OVER (
@@ -21,7 +21,7 @@ WITH sequenced AS (  -- restarts logged so far; an entry's restart follows its f
 ),
 failures AS (
     SELECT *,
-           CASE WHEN family = 'numerics' THEN 'numerics' ELSE 'stop' END AS stream
+           failure_stream(family) AS stream
     FROM sequenced WHERE kind = 'failure'
 ),
 marked AS (

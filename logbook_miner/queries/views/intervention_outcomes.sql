@@ -1,8 +1,9 @@
 -- Did an intervention hold? One row per intervention label: hours to the next failure of the
 -- entry's own fault families (any family when the entry names no fault) and of any family,
--- recurrence within 24 h / 72 h / 7 d (NULL: the logbook ended before that window closed),
--- restarts in the next 72 h, the failures of those families dated after it (what could
--- have recurred at all), and a verdict over outcome_window_hours.
+-- recurrence within 24 h / 72 h / 7 d (the recurred_*_hours settings; NULL: the logbook ended
+-- before that window closed), restarts in the next 72 h (restarts_72h_hours), the failures of
+-- those families dated after it (what could have recurred at all), and a verdict over
+-- outcome_window_hours.
 -- true: recurred within the window; false: followed past it without recurring; NULL: censored.
 -- reads: entry_times, events, labels, settings
 CREATE OR REPLACE TEMP MACRO recurred_within(hours, followed, window_hours) AS
@@ -82,7 +83,8 @@ restarts AS (
     FROM interventions i
     ASOF LEFT JOIN restart_counts now ON now.logbook = i.logbook AND now.ts <= i.ts
     ASOF LEFT JOIN restart_counts later
-        ON later.logbook = i.logbook AND later.ts <= i.ts + INTERVAL 72 HOUR
+        ON later.logbook = i.logbook
+       AND later.ts <= i.ts + to_seconds(setting('restarts_72h_hours') * 3600)
 ),
 measured AS (
     SELECT i.*, coalesce(o.families, []::VARCHAR[]) AS own_families,
@@ -104,9 +106,12 @@ measured AS (
 )
 SELECT logbook, seq, code, ts, time_estimated, confidence, evidence, own_families,
        hours_to_same_family, hours_to_any_family, hours_to_recurrence, followed_hours,
-       recurred_within(hours_to_recurrence, followed_hours, 24) AS recurred_24h,
-       recurred_within(hours_to_recurrence, followed_hours, 72) AS recurred_72h,
-       recurred_within(hours_to_recurrence, followed_hours, 168) AS recurred_7d,
+       recurred_within(hours_to_recurrence, followed_hours, setting('recurred_24h_hours'))
+           AS recurred_24h,
+       recurred_within(hours_to_recurrence, followed_hours, setting('recurred_72h_hours'))
+           AS recurred_72h,
+       recurred_within(hours_to_recurrence, followed_hours, setting('recurred_7d_hours'))
+           AS recurred_7d,
        restarts_72h, failures_after::INTEGER AS failures_after,
        CASE recurred_within(hours_to_recurrence, followed_hours, setting('outcome_window_hours'))
             WHEN true THEN 'recurred' WHEN false THEN 'held' ELSE 'censored' END AS verdict

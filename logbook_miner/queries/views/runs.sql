@@ -2,7 +2,7 @@
 -- first dated entry, the last to its last). ended_by: the family of the last failure in the
 -- segment, else `planned` (the restart came with another intervention or a planned stop),
 -- else `unknown`; the last segment is `open` (the logbook ends while it runs).
--- reads: entry_times, events, labels, settings
+-- reads: entry_times, events, labels, settings, families
 CREATE OR REPLACE TEMP VIEW runs AS
 WITH bounds AS (
     SELECT logbook, min(ts) AS first_ts, max(ts) AS last_ts FROM entry_times GROUP BY logbook

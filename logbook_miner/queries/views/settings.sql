@@ -7,16 +7,18 @@ FROM (VALUES
     ('outcome_window_hours', 72, 'an intervention held if its family did not fail again within this'),
     ('max_repair_hours', 72, 'a restart later than this after a stop is not its repair'),
     ('min_confidence', 0, 'labels below this confidence are ignored by the views'),
-    ('min_failures_to_judge', 3, 'fewer later failures than this cannot show whether an intervention held')
+    ('min_failures_to_judge', 3, 'fewer later failures than this cannot show whether an intervention held'),
+    ('recurred_24h_hours', 24, 'the window of intervention_outcomes.recurred_24h (named after this value)'),
+    ('recurred_72h_hours', 72, 'the window of intervention_outcomes.recurred_72h (named after this value)'),
+    ('recurred_7d_hours', 168, 'the window of intervention_outcomes.recurred_7d (named after this value)'),
+    ('restarts_72h_hours', 72, 'the window of intervention_outcomes.restarts_72h (named after this value)'),
+    ('gpus_per_node', 8, 'GPUs in a node where a logbook does not say (DGX and HGX nodes hold 8)'),
+    ('review_below_confidence', 0.75, 'labels under this confidence are worth a person''s look (logbook review, query needs_review)')
 ) AS t(key, value, meaning);
 
 CREATE OR REPLACE TEMP MACRO setting(name) AS (SELECT value FROM settings WHERE key = name);
 
--- Fault families in root-cause-first order: a GPU loss that crashes the job is a hardware stop.
-CREATE OR REPLACE TEMP MACRO family_rank(family) AS
-    list_position(['hardware', 'network', 'storage', 'infra', 'software', 'numerics'], family);
-
--- Fault codes that mean training stopped unplanned (numerics is kept as its own family).
-CREATE OR REPLACE TEMP MACRO is_failure_code(code) AS
-    split_part(code, '.', 1) IN ('hardware', 'network', 'storage', 'numerics')
-    OR code IN ('software.crash', 'software.hang', 'infra.provider');
+-- A label worth a person's look for its confidence: under `below` if given (a number or its
+-- text, as `logbook query -p below=0.9` passes it), else under review_below_confidence.
+CREATE OR REPLACE TEMP MACRO low_confidence(confidence, below) AS
+    confidence < coalesce(CAST(below AS DOUBLE), setting('review_below_confidence'));

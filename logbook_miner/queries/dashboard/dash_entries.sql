@@ -1,6 +1,8 @@
 -- Which entries of the chosen logbooks are failures or restarts, when, and of which fault family?
 -- Built on the analysis views: `ts` and its estimates come from entry_times, failures and
 -- restarts from events (a multi-family failure takes its root-cause family, by family_rank).
+-- reads: labels, events, entries, entry_times, families
+-- $logbooks: the chosen logbooks (a list of ids)
 CREATE OR REPLACE TEMP TABLE dash_entries AS
 WITH codes AS (
     SELECT logbook, seq,
@@ -9,14 +11,14 @@ WITH codes AS (
            arg_min(split_part(code, '.', 1), coalesce(family_rank(split_part(code, '.', 1)), 99))
                FILTER (WHERE kind = 'fault') AS family
     FROM labels
-    WHERE logbook IN (SELECT id FROM dash_logbooks)
+    WHERE list_contains($logbooks, logbook)
     GROUP BY logbook, seq
 ), flagged AS (
     SELECT logbook, seq, bool_or(kind = 'failure') AS failure, bool_or(kind = 'restart') AS restart,
            arg_min(family, coalesce(family_rank(family), 99)) FILTER (WHERE kind = 'failure')
                AS family
     FROM events
-    WHERE logbook IN (SELECT id FROM dash_logbooks)
+    WHERE list_contains($logbooks, logbook)
     GROUP BY logbook, seq
 )
 SELECT e.logbook, e.seq, e.logbook || '#' || e.seq AS id, e.heading, e.author,
@@ -34,11 +36,4 @@ FROM entries e
 JOIN entry_times t USING (logbook, seq)
 LEFT JOIN codes c USING (logbook, seq)
 LEFT JOIN flagged f USING (logbook, seq)
-WHERE e.logbook IN (SELECT id FROM dash_logbooks);
-
-CREATE OR REPLACE TEMP TABLE dash_windows AS
-SELECT logbook, min(ts) AS first_ts, max(ts) AS last_ts,
-       epoch(max(ts) - min(ts)) / 3600 AS hours
-FROM dash_entries
-WHERE ts IS NOT NULL
-GROUP BY logbook;
+WHERE list_contains($logbooks, e.logbook);

@@ -1,0 +1,3 @@
+-- Every stored logbook's id, in order.
+-- reads: logbooks
+SELECT id FROM logbooks ORDER BY id
