@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import re
+import weakref
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -197,14 +198,27 @@ def _open_error(db: str, error: str) -> StoreError:
 
 @contextmanager
 def transaction(con: duckdb.DuckDBPyConnection) -> Iterator[None]:
-    """Commit what the block did, or roll all of it back on any exception (Ctrl-C too)."""
+    """Commit what the block did, or roll all of it back on any exception (Ctrl-C too).
+
+    A block inside another on the same connection joins it: what the outer block
+    calls (save corrections, then relabel) commits once, or not at all.
+    """
+    if con in _IN_TRANSACTION:
+        yield
+        return
     con.execute("BEGIN TRANSACTION")
+    _IN_TRANSACTION.add(con)
     try:
         yield
         con.execute("COMMIT")
     except BaseException:
         con.execute("ROLLBACK")
         raise
+    finally:
+        _IN_TRANSACTION.discard(con)
+
+
+_IN_TRANSACTION: weakref.WeakSet[duckdb.DuckDBPyConnection] = weakref.WeakSet()
 
 
 def stored_sha256(con: duckdb.DuckDBPyConnection, logbook: str) -> str | None:
