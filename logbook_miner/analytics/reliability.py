@@ -146,8 +146,8 @@ def mttr(repair_hours: Sequence[float], confidence: float = 0.95, seed: int = 0)
     mean, median = float(durations.mean()), float(np.median(durations))
     if n == 1:
         return MTTREstimate(1, mean, median, None, None, confidence)
-    if np.ptp(durations) == 0:
-        return MTTREstimate(n, mean, median, mean, mean, confidence)
+    if np.ptp(durations) == 0:  # the value itself: summing n copies can round up by an ulp
+        return MTTREstimate(n, median, median, median, median, confidence)
     result = stats.bootstrap(
         (durations,), np.mean, confidence_level=confidence, method="BCa",
         rng=np.random.default_rng(seed),
