@@ -5,23 +5,28 @@ For each step the table shows how time grew against how the input grew
 ("growth": time ratio / bytes ratio; 1.0 is linear, 2.0 would be quadratic)
 and the peak memory. Nested lists double their depth, so their bytes grow
 fourfold. Times come from the ingest's own report (start-up excluded),
-memory from the process's peak RSS.
+memory from the process's peak RSS. A file the ingest refuses reports no
+time of its own (the PDF page past MAX_PAGE_CHARS that PDFium leaves to
+pdfplumber, for its CJK glyphs): its seconds are the reader's, marked `*`.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 import tempfile
+import time
 from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks import measure
+from tests.pdfbuild import unicode_pdf
 
 HEAD = "2022-03-01 node 7 went down\n\n"
-KINDS: dict[str, Callable[[int], str]] = {
+KINDS: dict[str, Callable[[int], str | bytes]] = {
     "spaces in a line": lambda n: HEAD + " " * n + "x 12\nrestarted\n",
     "')' in a word": lambda n: HEAD + ")" * n + " NCCL timeout\n",
     "nested list (depth n/50)": lambda n: HEAD + "".join(
@@ -30,7 +35,19 @@ KINDS: dict[str, Callable[[int], str]] = {
     "file of many entries": lambda n: "".join(
         f"## 2022-03-{1 + i % 28:02d} note {i}\n\nNCCL timeout on node {i}; restarted.\n\n"
         for i in range(n // 20)),
+    "PDF line, Latin": lambda n: unicode_pdf([("GPU 3 failed", 10), ("x" * n, 10)]),
+    "PDF line, CJK (refused)": lambda n: unicode_pdf([("故障 on node 3", 10), ("故" * n, 10)]),
 }
+
+
+def read_seconds(path: Path) -> float:
+    """The reader alone, in this process, whether it reads the file or refuses it."""
+    from logbook_miner.read import ReadError, read
+
+    started = time.perf_counter()
+    with contextlib.suppress(ReadError):
+        read(path)
+    return time.perf_counter() - started
 
 
 def main() -> None:
@@ -45,14 +62,18 @@ def main() -> None:
         for number, (kind, make) in enumerate(KINDS.items()):
             previous = None
             for size in sizes:
-                path = Path(tmp) / f"{number}-{size}.md"
-                path.write_text(make(size))
+                content = make(size)
+                pdf = isinstance(content, bytes)
+                path = Path(tmp) / f"{number}-{size}.{'pdf' if pdf else 'md'}"
+                path.write_bytes(content if pdf else content.encode())
                 got = measure.cli_ingest([path], Path(tmp) / f"{number}-{size}.duckdb")
-                seconds, size_bytes = max(got["parse_store"], 1e-3), path.stat().st_size
+                refused = not got["parse_store"]
+                seconds = max(read_seconds(path) if refused else got["parse_store"], 1e-3)
+                size_bytes = path.stat().st_size
                 growth = (f"{(seconds / previous[0]) / (size_bytes / previous[1]):.2f}"
                           if previous else "")
-                print(f"{kind:24} {size_bytes:>11,} {seconds:>8.2f} {growth:>7} "
-                      f"{got['rss_mb']:>7.0f}", flush=True)
+                print(f"{kind:24} {size_bytes:>11,} {seconds:>8.2f}{'*' if refused else ' '}"
+                      f"{growth:>7} {got['rss_mb']:>7.0f}", flush=True)
                 previous = (seconds, size_bytes)
 
 

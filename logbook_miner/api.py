@@ -68,7 +68,8 @@ class Store:
               as_rows: bool = False) -> pd.DataFrame | Rows:
         """Run the named query `queries/NAME.sql`; unset parameters take their defaults.
 
-        `as_rows` gives plain `Rows` instead of a DataFrame: no pandas, for a fast CLI.
+        `as_rows` (here and in `sql`, `mtbf`, `logbooks`, `show`, `search`) gives plain
+        `Rows` instead of DataFrames: no pandas, for a fast CLI.
         """
         from .analytics.analyse import query_rows, run_query
 
@@ -88,11 +89,12 @@ class Store:
             **{k: v for k, v in bounds.items() if v is not None})
 
     def mtbf(self, logbook: str | None = None, by: str | None = None,
-             confidence: float = 0.95) -> pd.DataFrame:
+             confidence: float = 0.95, *, as_rows: bool = False) -> pd.DataFrame | Rows:
         """Mean time between failures per logbook (or per fault family), with its interval."""
-        from .analytics.analyse import mtbf_table
+        from .analytics.analyse import mtbf_rows, mtbf_table
 
-        return mtbf_table(self.path, logbook=logbook, by=by, confidence=confidence)
+        return (mtbf_rows if as_rows else mtbf_table)(self.path, logbook=logbook, by=by,
+                                                       confidence=confidence)
 
     def simulate(self, usd_per_gpu_hour: float | None = None,
                  checkpoint_minutes: float | None = None, *, gpus: int | None = None,
@@ -139,26 +141,26 @@ class Store:
 
         return score(load_gold(gold), stored_predictions(self.path), logbooks)
 
-    def logbooks(self) -> pd.DataFrame:
+    def logbooks(self, *, as_rows: bool = False) -> pd.DataFrame | Rows:
         """What is stored: one row per logbook with its file, hash, entries and date span."""
         from .analytics.browse import logbooks
 
-        return logbooks(self.path)
+        return logbooks(self.path, as_rows)
 
-    def show(self, logbook: str, seq: int) -> EntryView:
+    def show(self, logbook: str, seq: int, *, as_rows: bool = False) -> EntryView:
         """One entry with its labels (and their evidence), metrics, pages and date flags."""
         from .analytics.browse import show
 
-        return show(self.path, logbook, seq)
+        return show(self.path, logbook, seq, as_rows)
 
     def search(self, text: str, *, code: str | None = None, logbook: str | None = None,
                since: str | None = None, until: str | None = None,
-               limit: int = 20) -> pd.DataFrame:
+               limit: int = 20, as_rows: bool = False) -> pd.DataFrame | Rows:
         """Entries ranked for `text`, with snippets; filtered by code, logbook and dates."""
         from .analytics.browse import search
 
         return search(self.path, text, code=code, logbook=logbook, since=since, until=until,
-                      limit=limit)
+                      limit=limit, as_rows=as_rows)
 
     def forget(self, logbook: str, *, with_corrections: bool = False) -> None:
         """Remove a logbook in one transaction; review decisions stay unless asked."""

@@ -302,11 +302,11 @@ def mtbf(db, logbook, by, confidence, fmt) -> None:
 
     from .present.cli_output import emit, terminal_columns
 
-    table = Store(db).mtbf(logbook=logbook, by=by, confidence=confidence)
+    table = Store(db).mtbf(logbook=logbook, by=by, confidence=confidence, as_rows=True)
     emit(table, fmt)
-    if fmt == "table" and "note" in table.columns:
-        for row in table.dropna(subset=["note"]).itertuples(index=False):
-            note = f"{row.logbook}" + (f" ({row.family})" if by else "") + f": {row.note}"
+    for row in table.dicts() if fmt == "table" else ():
+        if row["note"] is not None:
+            note = row["logbook"] + (f" ({row['family']})" if by else "") + f": {row['note']}"
             click.echo(textwrap.fill(note, terminal_columns(), subsequent_indent="  "))
 
 
@@ -468,7 +468,7 @@ def logbooks(db, fmt) -> None:
     """List the stored logbooks: source file, hash, entries, labels and date span."""
     from .present.cli_output import emit
 
-    emit(Store(db).logbooks(), fmt)
+    emit(Store(db).logbooks(as_rows=True), fmt)
 
 
 @main.command(epilog=examples("logbook show bloom-tr11-176b 5"))
@@ -482,14 +482,14 @@ def show(logbook, seq, db, fmt) -> None:
     """Show entry SEQ of LOGBOOK: the note, its labels with evidence, metrics, pages, flags."""
     from .present.cli_output import render, show_entry
 
-    view = Store(db).show(logbook, seq)
+    view = Store(db).show(logbook, seq, as_rows=True)
     if fmt == "json":
         click.echo(show_entry(view, as_json=True))
     else:
         click.echo(show_entry(view))
-        for title, frame in (("labels", view.labels), ("metrics", view.metrics)):
-            if not frame.empty:  # an empty section is not printed
-                click.echo(f"\n{title}:\n{render(frame, 'table')}")
+        for title, table in (("labels", view.labels), ("metrics", view.metrics)):
+            if table.rows:  # an empty section is not printed
+                click.echo(f"\n{title}:\n{render(table, 'table')}")
 
 
 @main.command(epilog=examples(
@@ -508,7 +508,7 @@ def search(text, db, code, logbook, since, until, limit, fmt) -> None:
     from .present.cli_output import emit
 
     emit(Store(db).search(text, code=code, logbook=logbook, since=since, until=until,
-                          limit=limit), fmt)
+                          limit=limit, as_rows=True), fmt)
 
 
 @main.command(epilog=examples("logbook forget opt-175b-10_percent_update"))

@@ -22,6 +22,10 @@ class Rows:
     rows: list[tuple[Any, ...]]
     total: int
 
+    def dicts(self) -> list[dict[str, Any]]:
+        """The rows as dicts keyed by column name."""
+        return [dict(zip(self.columns, row, strict=True)) for row in self.rows]
+
     def frame(self) -> pd.DataFrame:
         """The rows as a DataFrame; `frame.attrs["rows"]` is the total."""
         import pandas as pd

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import re
+import weakref
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass
@@ -87,14 +88,27 @@ def _open_error(db: str, error: str) -> StoreError:
 
 @contextmanager
 def transaction(con: duckdb.DuckDBPyConnection) -> Iterator[None]:
-    """Commit what the block did, or roll all of it back on any exception (Ctrl-C too)."""
+    """Commit what the block did, or roll all of it back on any exception (Ctrl-C too).
+
+    A block inside another on the same connection joins it: what the outer block
+    calls (save corrections, then relabel) commits once, or not at all.
+    """
+    if con in _IN_TRANSACTION:
+        yield
+        return
     con.begin()
+    _IN_TRANSACTION.add(con)
     try:
         yield
         con.commit()
     except BaseException:
         con.rollback()
         raise
+    finally:
+        _IN_TRANSACTION.discard(con)
+
+
+_IN_TRANSACTION: weakref.WeakSet[duckdb.DuckDBPyConnection] = weakref.WeakSet()
 
 
 def stored_sha256(con: duckdb.DuckDBPyConnection, logbook: str) -> str | None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -77,11 +78,13 @@ def write_logbook(path: Path, title: str, notes: list[Note], toc: bool = True,
     return path
 
 
-def unicode_pdf(lines: list[tuple[str, float]]) -> bytes:
+def unicode_pdf(lines: list[tuple[str, float]], compress: bool = False) -> bytes:
     """A one-page PDF of (text, size) lines in any Unicode: CJK, emoji, even a lone surrogate.
 
     Each character is a glyph of a Type0 font mapped back to Unicode by a ToUnicode CMap,
     as browsers write them; no font file is needed, since readers take the text from the map.
+    A line is shown in strings of at most 1,000 glyphs (PDFium reads no further than 16,383
+    in one); `compress` deflates the page, so a line of millions of characters takes kilobytes.
     """
     chars = sorted({c for text, _ in lines for c in text})
     cid = {c: i + 1 for i, c in enumerate(chars)}
@@ -97,17 +100,20 @@ def unicode_pdf(lines: list[tuple[str, float]]) -> bytes:
             + "endbfchar endcmap CMapName currentdict /CMap defineresource pop end end")
     y, ops = 750, []
     for text, size in lines:
-        hexs = "".join(f"{cid[c]:04X}" for c in text)
-        ops.append(f"BT /F1 {size} Tf 72 {y} Td <{hexs}> Tj ET")
+        shows = " ".join("<" + "".join(f"{cid[c]:04X}" for c in text[i:i + 1000]) + "> Tj"
+                         for i in range(0, len(text), 1000))
+        ops.append(f"BT /F1 {size} Tf 72 {y} Td {shows} ET")
         y -= size * 2
-    content = "\n".join(ops)
+    content = "\n".join(ops).encode()
+    deflate = " /Filter /FlateDecode" if compress else ""
+    content = zlib.compress(content) if compress else content
     widths = " ".join("600" for _ in chars)
     objects = [
         "<< /Type /Catalog /Pages 2 0 R >>",
         "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
         "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R "
         "/Resources << /Font << /F1 5 0 R >> >> >>",
-        f"<< /Length {len(content)} >>\nstream\n{content}\nendstream",
+        f"<< /Length {len(content)}{deflate} >>\nstream\n".encode() + content + b"\nendstream",
         "<< /Type /Font /Subtype /Type0 /BaseFont /Helvetica /Encoding /Identity-H "
         "/DescendantFonts [6 0 R] /ToUnicode 7 0 R >>",
         "<< /Type /Font /Subtype /CIDFontType2 /BaseFont /Helvetica "
@@ -120,7 +126,8 @@ def unicode_pdf(lines: list[tuple[str, float]]) -> bytes:
     out, offsets = b"%PDF-1.7\n", []
     for n, body in enumerate(objects, 1):
         offsets.append(len(out))
-        out += f"{n} 0 obj\n{body}\nendobj\n".encode()
+        body = body if isinstance(body, bytes) else body.encode()
+        out += f"{n} 0 obj\n".encode() + body + b"\nendobj\n"
     xref = len(out)
     out += f"xref\n0 {len(objects) + 1}\n0000000000 65535 f \n".encode()
     out += "".join(f"{o:010d} 00000 n \n" for o in offsets).encode()

@@ -11,11 +11,12 @@ import pytest
 from analytics_fixtures import real_classify
 from click.testing import CliRunner
 from dataset_fixtures import OPS, build, rows
+from helpers import snapshot
 
 from logbook_miner.cli import main
 from logbook_miner.dataset.export import export
 from logbook_miner.ingest import ingest
-from logbook_miner.label.relabel import relabel
+from logbook_miner.label.relabel import relabel, relabel_stored
 from logbook_miner.label.review import apply_review, write_review
 
 
@@ -112,6 +113,39 @@ def test_a_changed_file_keeps_matching_decisions_and_warns_about_the_rest(db, tm
     assert labels[1, "restart"]["verified"] and (1, "rollback") not in labels
     with duckdb.connect(str(db), read_only=True) as con:
         assert con.execute("SELECT count(*) FROM corrections").fetchone() == (4,)
+
+
+@pytest.mark.parametrize("failure", [KeyboardInterrupt, RuntimeError])
+def test_an_interrupted_relabel_stores_neither_the_decisions_nor_labels(db, tmp_path,
+                                                                       monkeypatch, failure):
+    """Apply and relabel commit together: a failure after the relabel wrote its labels
+    leaves the store as it was, not decided but unlabelled (issue 16, item 7)."""
+    from logbook_miner.label import review
+
+    def relabel_then_fail(*args, **kwargs):
+        relabelled = relabel_stored(*args, **kwargs)
+        assert relabelled == {"ops": 4}
+        raise failure
+
+    before = snapshot(db)
+    monkeypatch.setattr(review, "relabel_stored", relabel_then_fail)
+    with pytest.raises(failure):
+        apply_review(decide(db, tmp_path), db=db, classify=real_classify())
+    assert snapshot(db) == before
+    with duckdb.connect(str(db), read_only=True) as con:
+        assert con.execute("SELECT count(*) FROM corrections").fetchone() == (0,)
+    monkeypatch.undo()
+    apply_review(decide(db, tmp_path), db=db, classify=real_classify())
+    assert (2, "software.hang") not in labels_of(db, tmp_path)
+
+
+def test_a_file_without_decisions_relabels_nothing(db, tmp_path):
+    out = tmp_path / "review.csv"
+    write_review(out, db=db, below=0.92)
+    before = snapshot(db)
+    applied = apply_review(out, db=db, classify=lambda entries: pytest.fail("relabelled"))
+    assert applied.summary() == "no decisions; relabelled nothing"
+    assert snapshot(db) == before
 
 
 def test_unknown_codes_are_refused_with_the_row_named(db, tmp_path):

@@ -13,7 +13,7 @@ import json
 import re
 import signal
 import threading
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, replace
 from functools import cache
@@ -338,10 +338,8 @@ def _check_logbook(con: duckdb.DuckDBPyConnection, logbook: str | None) -> None:
 
 def _scaled(estimate: MTBFEstimate, per: str, units: Any) -> dict[str, Any]:
     """MTBF of one node or GPU (None when the cluster size is unknown)."""
-    import pandas as pd
-
     scale = estimate.per_node if per == "node" else estimate.per_gpu
-    scaled = None if pd.isna(units) else scale(int(units))
+    scaled = None if _missing(units) else scale(int(units))
     return {f"{per}_{field}": getattr(scaled, field, None) for field in _MTBF_FIELDS}
 
 
@@ -356,6 +354,28 @@ def mtbf_table(db: str | Path | None = None, logbook: str | None = None, by: str
     """
     import pandas as pd
 
+    table = pd.DataFrame(_mtbf_records(db, logbook, by, confidence, settings)).astype(
+        {"failures": "Int64", "nodes": "Int64", "gpus": "Int64"}, errors="ignore")
+    return table[_mtbf_columns(table.columns)]
+
+
+def mtbf_rows(db: str | Path | None = None, logbook: str | None = None, by: str | None = None,
+              confidence: float = 0.95) -> Rows:
+    """`mtbf_table` as plain rows, for printing without pandas."""
+    records = _mtbf_records(db, logbook, by, confidence)
+    columns = _mtbf_columns(dict.fromkeys(key for record in records for key in record))
+    return Rows(columns, [tuple(r.get(c) for c in columns) for r in records], len(records))
+
+
+def _mtbf_columns(columns: Iterable[str]) -> list[str]:
+    """What a reader compares on the left, then the rest in the order they came."""
+    first = [c for c in _FIRST if c in columns]
+    return first + [c for c in columns if c not in first]
+
+
+def _mtbf_records(db: str | Path | None, logbook: str | None, by: str | None,
+                  confidence: float, settings: Mapping[str, float] | None = None) -> list[dict]:
+    """One dict per row of the MTBF table (a key absent where a figure does not apply)."""
     from . import reliability
 
     if by not in (None, "family"):
@@ -364,33 +384,31 @@ def mtbf_table(db: str | Path | None = None, logbook: str | None = None, by: str
     params = {"logbook": logbook, "by": by or "all"}
     with session(db, settings) as con:
         _check_logbook(con, logbook)
-        inputs = _frame(con, query.sql, _bind(query, params))
-        reported = {(r.logbook, r.family): r._asdict() for r in _frame(
-            con, stated.sql, _bind(stated, params)).itertuples(index=False)}
+        inputs = _first_rows(con, query.sql, None, _bind(query, params)).dicts()
+        reported = {(r["logbook"], r["family"]): r for r in _first_rows(
+            con, stated.sql, None, _bind(stated, params)).dicts()}
     rows = []
-    for row in inputs.itertuples(index=False):
-        head = {"logbook": row.logbook, "family": row.family}
-        stated = _reported(reported.pop((row.logbook, row.family), None))
-        if row.observed_hours <= 0:
-            rows.append(head | {"failures": row.failures, "observed_hours": row.observed_hours}
-                        | stated | {"note": _disagreement(row.failures, None, stated)
+    for row in inputs:
+        head = {"logbook": row["logbook"], "family": row["family"]}
+        stated = _reported(reported.pop((row["logbook"], row["family"]), None))
+        if row["observed_hours"] <= 0:
+            rows.append(head | {"failures": row["failures"],
+                                "observed_hours": row["observed_hours"]}
+                        | stated | {"note": _disagreement(row["failures"], None, stated)
                                     or "fewer than two dated times: no observation window"})
             continue
-        est = reliability.mtbf(list(row.failure_hours), row.observed_hours, confidence)
+        est = reliability.mtbf(row["failure_hours"], row["observed_hours"], confidence)
         fields = {k: v for k, v in asdict(est).items() if k not in ("per", "units")}
         rows.append(head | fields | stated
-                    | {"nodes": _int(row.nodes)} | _scaled(est, "node", row.nodes)
-                    | {"gpus": _int(row.gpus)} | _scaled(est, "gpu", row.gpus)
-                    | {"window_start": row.window_start, "window_end": row.window_end,
-                       "note": _disagreement(row.failures, est.mtbf_hours, stated)})
+                    | {"nodes": _int(row["nodes"])} | _scaled(est, "node", row["nodes"])
+                    | {"gpus": _int(row["gpus"])} | _scaled(est, "gpu", row["gpus"])
+                    | {"window_start": row["window_start"], "window_end": row["window_end"],
+                       "note": _disagreement(row["failures"], est.mtbf_hours, stated)})
     for (name, family), only_stated in sorted(reported.items()):  # no dated stop at all
         stated = _reported(only_stated)
         rows.append({"logbook": name, "family": family, "failures": 0} | stated
                     | {"note": _disagreement(0, None, stated)})
-    table = pd.DataFrame(rows).astype({"failures": "Int64", "nodes": "Int64", "gpus": "Int64"},
-                                      errors="ignore")
-    first = [c for c in _FIRST if c in table.columns]  # what a reader compares, on the left
-    return table[first + [c for c in table.columns if c not in first]]
+    return rows
 
 
 _FIRST = ("logbook", "family", "failures", "observed_hours", "mtbf_hours", "mtbf_ci_low_hours",
@@ -425,9 +443,18 @@ def _disagreement(failures: int, mtbf_hours: float | None, stated: dict) -> str 
 
 
 def _int(value: Any) -> int | None:
-    import pandas as pd
+    return None if _missing(value) else int(value)
 
-    return None if pd.isna(value) else int(value)
+
+def _missing(value: Any) -> bool:
+    """None, NaN, NaT or pandas' NA, without importing pandas: each is unequal to itself
+    (NA's comparison gives NA, whose truth value raises)."""
+    if value is None:
+        return True
+    try:
+        return bool(value != value)
+    except TypeError:
+        return True
 
 
 def logbook_defaults(logbook: str,
@@ -503,6 +530,4 @@ def _assumptions() -> dict[str, float]:
 
 
 def _none_if_nan(value: Any) -> Any:
-    import pandas as pd
-
-    return None if value is None or pd.isna(value) else value
+    return None if _missing(value) else value

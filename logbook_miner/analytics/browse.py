@@ -12,46 +12,63 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..resources import QUERIES
-from .analyse import QueryError, run
+from .analyse import QueryError, _bind, _first_rows, _frame, read_query, session
 
 if TYPE_CHECKING:
+    import duckdb
     import pandas as pd
+
+    from ..rows import Rows
 
 BROWSE = QUERIES / "browse"
 
 
 @dataclass(slots=True)
 class EntryView:
-    """One stored entry (`entry`: its columns) with its labels and metrics."""
+    """One stored entry (`entry`: its columns) with its labels and metrics.
+
+    The tables are DataFrames, or plain `Rows` where `show` was asked for rows.
+    """
 
     entry: dict[str, Any]
-    labels: pd.DataFrame
-    metrics: pd.DataFrame
+    labels: pd.DataFrame | Rows
+    metrics: pd.DataFrame | Rows
 
 
-def _run(db: str | Path, name: str, params: dict[str, Any] | None = None) -> pd.DataFrame:
-    return run(BROWSE / f"{name}.sql", params, db)
+def _run(db: str | Path, name: str, params: dict[str, Any] | None = None,
+         as_rows: bool = False) -> pd.DataFrame | Rows:
+    with session(db) as con:
+        return _fetch(con, name, params, as_rows)
 
 
-def logbooks(db: str | Path) -> pd.DataFrame:
+def _fetch(con: duckdb.DuckDBPyConnection, name: str, params: dict[str, Any] | None = None,
+           as_rows: bool = False) -> pd.DataFrame | Rows:
+    """`queries/browse/NAME.sql` as a DataFrame, or as plain `Rows` (no pandas)."""
+    query = read_query(BROWSE / f"{name}.sql")
+    bound = _bind(query, params)
+    return _first_rows(con, query.sql, None, bound) if as_rows else _frame(con, query.sql, bound)
+
+
+def logbooks(db: str | Path, as_rows: bool = False) -> pd.DataFrame | Rows:
     """Every stored logbook: source file, hash, entries, dated entries, labels, date span."""
-    return _run(db, "logbooks")
+    return _run(db, "logbooks", as_rows=as_rows)
 
 
-def show(db: str | Path, logbook: str, seq: int) -> EntryView:
+def show(db: str | Path, logbook: str, seq: int, as_rows: bool = False) -> EntryView:
     """Entry `seq` of `logbook`, its labels with their evidence and its metrics."""
     key = {"logbook": logbook, "seq": int(seq)}
-    found = _run(db, "entry", key)
-    if found.empty:
-        raise QueryError(f"no entry {seq} in logbook {logbook!r} (see `logbooks` for what is "
-                         "stored)")
-    return EntryView(found.iloc[0].to_dict(), _run(db, "entry_labels", key),
-                     _run(db, "entry_metrics", key))
+    with session(db) as con:
+        found = _fetch(con, "entry", key, as_rows=True).dicts()
+        if not found:
+            raise QueryError(f"no entry {seq} in logbook {logbook!r} (see `logbooks` for what "
+                             "is stored)")
+        return EntryView(found[0], _fetch(con, "entry_labels", key, as_rows),
+                         _fetch(con, "entry_metrics", key, as_rows))
 
 
 def search(db: str | Path, text: str, code: str | None = None, logbook: str | None = None,
            since: date | str | None = None, until: date | str | None = None,
-           limit: int = 20) -> pd.DataFrame:
+           limit: int = 20, as_rows: bool = False) -> pd.DataFrame | Rows:
     """Entries ranked for `text` (BM25), with a snippet; filtered by code, logbook, dates."""
     if not any(ch.isalnum() for ch in text):
         raise QueryError("give some words to search for")
@@ -66,4 +83,4 @@ def search(db: str | Path, text: str, code: str | None = None, logbook: str | No
     return _run(db, "search", {"text": text, "code": code, "logbook": logbook,
                                "since": None if since is None else str(since),
                                "until": None if until is None else str(until),
-                               "limit": limit})
+                               "limit": limit}, as_rows)

@@ -13,10 +13,13 @@ import math
 import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 from scipy import optimize, special, stats
+
+if TYPE_CHECKING:  # kaplan_meier's table; `logbook mtbf` prints without loading pandas
+    import pandas as pd
 
 
 def _hours(values: Sequence[float], name: str) -> np.ndarray:
@@ -146,8 +149,8 @@ def mttr(repair_hours: Sequence[float], confidence: float = 0.95, seed: int = 0)
     mean, median = float(durations.mean()), float(np.median(durations))
     if n == 1:
         return MTTREstimate(1, mean, median, None, None, confidence)
-    if np.ptp(durations) == 0:
-        return MTTREstimate(n, mean, median, mean, mean, confidence)
+    if np.ptp(durations) == 0:  # the value itself: summing n copies can round up by an ulp
+        return MTTREstimate(n, median, median, median, median, confidence)
     result = stats.bootstrap(
         (durations,), np.mean, confidence_level=confidence, method="BCa",
         rng=np.random.default_rng(seed),
@@ -268,6 +271,8 @@ def kaplan_meier(
     log-log (exponential Greenwood) interval `ci_low`/`ci_high`, which stays
     inside [0, 1]; the interval is NaN where it is undefined (survival 0 or 1).
     """
+    import pandas as pd
+
     _check_confidence(confidence)
     times = _hours(durations, "durations")
     flags = np.asarray(observed, dtype=bool).reshape(-1)

@@ -6,7 +6,8 @@ empty `decision` column. In `decision` a person writes `accept`, `reject`,
 or a replacement code; on a row without a code (or a row they add, with a
 code), a code or `add` adds that code. `apply_review` validates every row
 before storing any, stores the decisions (store.corrections) and relabels
-the logbooks concerned, so the decisions take effect at once.
+the logbooks concerned in the same transaction, so the decisions take effect
+at once, or (on an error or Ctrl-C) not at all.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from pathlib import Path
 
 from .. import sqlfiles
 from ..models import Entry
-from ..store import connect, default_db, load_entries, save_corrections
+from ..store import connect, default_db, load_entries, save_corrections, transaction
 from . import corrections as cx
 from .relabel import Classify, relabel_stored
 
@@ -71,9 +72,11 @@ def apply_review(path: str | Path, db: str | Path | None = None,
             correction = _decide(row, where, entries[logbook], kinds)
             if correction:
                 decided.append(correction)
-        save_corrections(con, decided)
         logbooks = sorted({c.logbook for c in decided})
-        relabel_stored(con, logbooks, classify)
+        with transaction(con):  # an error or Ctrl-C in the relabel keeps the decisions out too
+            save_corrections(con, decided)
+            if logbooks:  # an empty list would mean every logbook to relabel_stored
+                relabel_stored(con, logbooks, classify)
     counts: dict[str, int] = {}
     for c in decided:
         counts[c.decision] = counts.get(c.decision, 0) + 1

@@ -80,6 +80,11 @@ def _plain_rows(table: pd.DataFrame | Rows) -> tuple[list[str], list[list[Any]]]
     return [str(c) for c in table.columns], [list(r.values()) for r in records(table)]
 
 
+def _objects(columns: list[str], rows: list[list[Any]]) -> list[dict[str, Any]]:
+    """JSON's list of objects, keyed by column name."""
+    return [dict(zip(columns, row, strict=True)) for row in rows]
+
+
 def _cells(rows: list[list[Any]], cell: Callable[[Any], Any]) -> list[list[Any]]:
     return [[cell(v) for v in row] for row in rows]
 
@@ -110,8 +115,7 @@ def render(table: pd.DataFrame | Rows, fmt: str = "table") -> str:
     """The table as text in `fmt` (table, csv or json)."""
     columns, rows = _plain_rows(table)
     if fmt == "json":
-        return json.dumps([dict(zip(columns, row, strict=True)) for row in rows],
-                          indent=2, ensure_ascii=False)
+        return json.dumps(_objects(columns, rows), indent=2, ensure_ascii=False)
     if fmt == "csv":
         out = io.StringIO()
         writer = csv.writer(out, lineterminator="\n")
@@ -168,8 +172,8 @@ def show_entry(view: Any, as_json: bool = False) -> str:
     """One entry as `logbook show` prints it: heading, the facts about it, then its text."""
     entry = {key: plain(value) for key, value in view.entry.items()}
     if as_json:
-        return json.dumps(entry | {"labels": records(view.labels),
-                                   "metrics": records(view.metrics)},
+        return json.dumps(entry | {"labels": _objects(*_plain_rows(view.labels)),
+                                   "metrics": _objects(*_plain_rows(view.metrics))},
                           indent=2, ensure_ascii=False)
     facts = [f"{key}: {entry[key]}" for key in _SHOWN if entry.get(key) not in (None, False)]
     flags = {"date_inferred": "year inferred from neighbours",

@@ -19,7 +19,9 @@ from typing import TYPE_CHECKING
 
 import pdfplumber
 from pdfminer.pdfdocument import PDFEncryptionError, PDFPasswordIncorrect
+from pdfminer.pdfinterp import PDFPageInterpreter
 from pdfminer.psexceptions import PSEOF
+from pdfplumber.page import PDFPageAggregatorWithMarkedContent
 from pdfplumber.utils.exceptions import MalformedPDFException, PdfminerException
 
 from ..models import Document, Line
@@ -42,6 +44,10 @@ FURNITURE = [
 _EDGE_LINES = 2  # how many lines at a page's top and bottom may be furniture
 _PARAGRAPH_GAP = 1.3  # lines this many usual line pitches apart start a new block
 _PITCH_TOLERANCE = 0.15  # points: line steps this close are one step measured twice
+# pdfplumber keeps a dict of ~2 KB per character, so a page's characters are counted as
+# pdfminer places them and a page with more is refused: a 3 KB PDF can hold a line of a
+# million (2.3 GB, 40 s). The densest page of the shared logbooks has 4,400.
+MAX_PAGE_CHARS = 20_000
 # pdfminer logs each repair it makes to a damaged file (to stderr, when the app
 # configures no logging); the reader's verdict is a ReadError, so that is noise.
 logging.getLogger("pdfminer").setLevel(logging.CRITICAL)
@@ -74,6 +80,8 @@ def read_pdf(path: Path, on_page: OnPage | None = None) -> Document:
                     on_page(len(pages), len(pdf.pages))
             images = 0 if any(pages) else sum(len(page.images) for page in pdf.pages)
             title = (pdf.metadata or {}).get("Title")
+    except ReadError:
+        raise
     except Exception as exc:  # pdfminer raises many undocumented types on damaged files
         raise ReadError(why_unreadable(exc)) from None
     if not any(pages) and not images:
@@ -87,6 +95,8 @@ def read_pages(path: Path, pages: list[list[PdfLine] | None]) -> list[list[PdfLi
         with pdfplumber.open(path) as pdf:
             return [_page_lines(pdf.pages[i]) if lines is None else lines
                     for i, lines in enumerate(pages)]
+    except ReadError:
+        raise
     except Exception as exc:  # pdfminer raises many undocumented types on damaged files
         raise ReadError(why_unreadable(exc)) from None
 
@@ -120,8 +130,34 @@ def assemble(path: Path, pages: list[list[PdfLine]], title: str | None = None) -
                     pages=len(pages), title=title)
 
 
+class _CountingAggregator(PDFPageAggregatorWithMarkedContent):
+    """pdfplumber's layout device, stopping at the page's MAX_PAGE_CHARS + 1st character."""
+
+    chars = 0
+
+    def render_char(self, *args, **kwargs) -> float:
+        self.chars += 1
+        if self.chars > MAX_PAGE_CHARS:
+            raise ReadError(f"page {self.pageno} has over {MAX_PAGE_CHARS:,} characters, "
+                            "more than a logbook page holds; not read")
+        return super().render_char(*args, **kwargs)
+
+
+def _bounded_layout(page) -> None:
+    """Lay the page out as pdfplumber's `Page.layout` does, within MAX_PAGE_CHARS.
+
+    pdfplumber offers no hook for its device, so the result goes where `Page.layout`
+    caches it (tests/test_pdf_backends.py checks both backends still agree).
+    """
+    device = _CountingAggregator(page.pdf.rsrcmgr, pageno=page.page_number,
+                                 laparams=page.pdf.laparams)
+    PDFPageInterpreter(page.pdf.rsrcmgr, device).process_page(page.page_obj)
+    page._layout = device.get_result()
+
+
 def _page_lines(page) -> list[PdfLine]:
     lines = []
+    _bounded_layout(page)
     # U+FFFC marks where an image sat (Google Docs exports): no text, and PDFium drops it too.
     page = page.filter(lambda obj: obj.get("text") != "\ufffc")
     for raw in page.extract_text_lines(return_chars=True, strip=True):
