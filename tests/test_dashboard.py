@@ -494,3 +494,23 @@ def test_family_chart_follows_the_selector_and_pools_no_logbooks(many):
             assert drawn == wanted, logbook
             shown |= {family for _, family, _ in drawn}
         assert len(shown) > 1 and b.errors() == []
+
+
+def test_the_notes_reported_rate_is_shown_and_priced(tmp_path, shared):
+    """OPT-175B's four notes merged: entries show few stops, the notes report ~2 a day."""
+    from logbook_miner.present.dashboard import cost_defaults, kpis
+
+    db = tmp_path / "opt.duckdb"
+    notes = sorted((shared / "logbooks" / "md").glob("opt-175b-*.md"))
+    [result] = ingest(notes, db=db, as_one="opt-175b")
+    assert result.status == "ingested", result.summary()
+    layout = yaml.safe_load((PAGE_DIR / "layout.yaml").read_text(encoding="utf-8"))
+    data = load(db)
+    header = {k["label"]: k for k in kpis(data, layout, "opt-175b")}
+    reported = header["MTBF the notes report"]
+    hours = float(reported["value"].removesuffix(" h"))
+    assert 6 <= hours <= 24
+    assert "entries undercount" in reported["note"]
+    start = cost_defaults(data, layout, "opt-175b")
+    assert start["failures_per_day"] == pytest.approx(24 / hours, rel=0.01)
+    assert start["reported"] == ["failures_per_day"]

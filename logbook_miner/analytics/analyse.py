@@ -422,20 +422,36 @@ def _reported(row: dict | None) -> dict[str, Any]:
     return {key: (row or {}).get(key) for key in _REPORTED}
 
 
-def _disagreement(failures: int, mtbf_hours: float | None, stated: dict) -> str | None:
-    """A sentence when the notes report failures much more often than the entries show them.
+UNDERCOUNT_FACTOR = 2.0  # entries showing stops this much rarer than the notes say: recaps
 
-    Recap notes ("40+ restarts since Nov 17") count what no entry reports one by one, so
-    an MTBF from entries is then an upper bound; a factor of 2 is the threshold.
+
+def trusted_mtbf(entry_based: float | None, reported: float | None) -> tuple[float | None, str]:
+    """The MTBF to reason with, and its source: `measured` from entries, or `reported`.
+
+    Recap notes ("40+ restarts since Nov 17") count what no entry reports one by one; when
+    the entries show stops UNDERCOUNT_FACTOR times rarer than the notes report them, the
+    entry-based MTBF is only an upper bound and the notes' own rate is the better figure.
     """
-    reported = stated["reported_mtbf_hours"]
-    if reported is None or (mtbf_hours is not None and mtbf_hours <= 2 * reported):
-        return None
+    if reported is not None and (entry_based is None
+                                 or entry_based > UNDERCOUNT_FACTOR * reported):
+        return reported, "reported"
+    return entry_based, "measured"
+
+
+def reported_events(stated: dict) -> str:
+    """'40+ restarts', '~2 hardware.node failures': what the notes count, as they bound it."""
     bound = {">=": "", "~": "~", "=": ""}[stated["reported_bound"]]
     plus = "+" if stated["reported_bound"] == ">=" else ""
     what = "restarts" if stated["reported_code"] == "restart" else (
         f"{stated['reported_code']} failures")
-    events = f"{bound}{stated['reported_events']:g}{plus} {what}"
+    return f"{bound}{stated['reported_events']:g}{plus} {what}"
+
+
+def _disagreement(failures: int, mtbf_hours: float | None, stated: dict) -> str | None:
+    """A sentence when the notes report failures much more often than the entries show them."""
+    if trusted_mtbf(mtbf_hours, stated["reported_mtbf_hours"])[1] != "reported":
+        return None
+    events = reported_events(stated)
     when = (f"from {stated['reported_from']} to {stated['reported_to']}"
             if stated["reported_from"] else f"in {stated['reported_hours']:g} h")
     return (f"entries show {failures} stops; the notes report {events} {when} "
@@ -471,10 +487,8 @@ def logbook_defaults(logbook: str,
     inputs = run_query("simulate_inputs", {"logbook": logbook}, db).iloc[0]
     repairs = inputs["repair_hours"]
     repairs = [] if not isinstance(repairs, list | tuple | np.ndarray) else list(repairs)
-    mtbf, source = _none_if_nan(cluster.get("mtbf_hours")), "measured"
-    reported = _none_if_nan(cluster.get("reported_mtbf_hours"))
-    if reported is not None and (mtbf is None or mtbf > 2 * reported):
-        mtbf, source = reported, "reported"
+    mtbf, source = trusted_mtbf(_none_if_nan(cluster.get("mtbf_hours")),
+                                _none_if_nan(cluster.get("reported_mtbf_hours")))
     gpus = _int(inputs["gpus"])
     return {
         "gpus": (gpus, "measured") if gpus is not None else (_int(inputs["gpus_per_node"]),

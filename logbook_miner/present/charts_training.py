@@ -101,9 +101,11 @@ def _sliders(defaults: dict) -> list[alt.Parameter]:
         "usd_per_gpu_hour": ("$ per GPU-hour", 0, 10, 0.1),
         "days": ("Campaign length, days", 1, 180, 1),
     }
-    measured = set(defaults.get("measured", ()))
+    measured, reported = set(defaults.get("measured", ())), set(defaults.get("reported", ()))
 
     def name(key: str, label: str) -> str:
+        if key in reported:
+            return label + " (as the notes report) "
         return label + (" (from the logbooks) " if key in measured else " ")
 
     return [alt.param(name=key, value=defaults[key],

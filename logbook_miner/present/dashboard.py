@@ -30,6 +30,7 @@ import yaml
 from markupsafe import Markup
 
 from .. import __version__
+from ..analytics.analyse import reported_events, trusted_mtbf
 from ..label import families
 from ..resources import DASHBOARDS
 from . import charts, charts_training
@@ -159,12 +160,15 @@ def cost_defaults(data: DashboardData, layout: dict, logbook: str | None) -> dic
     """Simulator start values: one logbook's failure rate, MTTR and cluster, else layout defaults.
 
     Rate and GPU count come from the same logbook (a rate of one job on another's cluster
-    prices nothing real). `measured` names the values the logbook gave, so the sliders can say
-    which are guesses.
+    prices nothing real). The rate is the notes' own where the entries undercount it, as
+    `simulate --from-logbook` takes it. `measured` names the values the logbook gave and
+    `reported` those its notes state, so the sliders can say which are guesses.
     """
     figures = data.per_logbook.get(logbook) or {"mtbf": None, "mttr": {"mean_hours": None},
-                                                "gpus": None, "checkpoint_cost_seconds": None}
-    mtbf = (figures["mtbf"] or {}).get("mtbf_hours")
+                                                "gpus": None, "checkpoint_cost_seconds": None,
+                                                "reported": None}
+    mtbf, source = trusted_mtbf((figures["mtbf"] or {}).get("mtbf_hours"),
+                                (figures["reported"] or {}).get("reported_mtbf_hours"))
     mttr = figures["mttr"]["mean_hours"]
     values = {
         "gpus": figures["gpus"],
@@ -173,7 +177,8 @@ def cost_defaults(data: DashboardData, layout: dict, logbook: str | None) -> dic
         "checkpoint_cost_s": figures["checkpoint_cost_seconds"],
     }
     return {**layout["defaults"], **{k: v for k, v in values.items() if v is not None},
-            "measured": sorted(k for k, v in values.items() if v is not None)}
+            "measured": sorted(k for k, v in values.items() if v is not None),
+            "reported": ["failures_per_day"] if mtbf and source == "reported" else []}
 
 
 def kpis(data: DashboardData, layout: dict, logbook: str) -> list[dict[str, str]]:
@@ -190,12 +195,14 @@ def kpis(data: DashboardData, layout: dict, logbook: str) -> list[dict[str, str]
         mtbf_note = (f"95% CI {mtbf['mtbf_ci_low_hours']:,.0f}–{mtbf['mtbf_ci_high_hours']:,.0f} h"
                      f" · {mtbf['failures']} stops in {mtbf['observed_hours']:,.0f} h")
     if mttr["mean_hours"] is None:
-        mttr_value, mttr_note = empty["no_timed_repairs"], "repairs need timed entries"
+        mttr_value = empty["no_timed_repairs"]
+        mttr_note = "no stop has a timed restart after it or a stated downtime"
     else:
         mttr_value = f"{mttr['mean_hours']:,.1f} h"
         ci = (f"95% CI {mttr['mean_ci_low_hours']:,.1f}–{mttr['mean_ci_high_hours']:,.1f} h"
               if mttr["mean_ci_low_hours"] is not None else "too few for a CI")
-        mttr_note = f"{ci} · {mttr['repairs']} repairs"
+        stated = f" ({t['stated_repairs']} stated in the notes)" if t["stated_repairs"] else ""
+        mttr_note = f"{ci} · {mttr['repairs']} repairs{stated}"
     return [
         {"label": "Entries", "value": f"{t['entries']:,}",
          "note": f"{t['dated']:,} placed in time"},
@@ -203,10 +210,24 @@ def kpis(data: DashboardData, layout: dict, logbook: str) -> list[dict[str, str]
         {"label": "Failures (stops)", "value": f"{t['stops']:,}" if t["stops"] else
          empty["no_failures"], "note": f"{t['failure_entries']:,} entries report failures"},
         {"label": "MTBF", "value": mtbf_value, "note": mtbf_note},
+        *_reported_kpi(t["reported"], mtbf),
         {"label": "MTTR", "value": mttr_value, "note": mttr_note},
         {"label": "Top faults", "value": ", ".join(t["top_faults"]) or empty["no_failures"],
          "note": "by entries labelled", "wide": True},
     ]
+
+
+def _reported_kpi(reported: dict | None, mtbf: dict | None) -> list[dict[str, str]]:
+    """The MTBF the notes themselves state, beside the entries' (none when they state none)."""
+    if not reported:
+        return []
+    entry_based = (mtbf or {}).get("mtbf_hours")
+    used = trusted_mtbf(entry_based, reported["reported_mtbf_hours"])[1] == "reported"
+    span = (f"{reported['reported_from']} to {reported['reported_to']}"
+            if reported["reported_from"] else f"{reported['reported_hours']:,.0f} h")
+    return [{"label": "MTBF the notes report", "value": f"{reported['reported_mtbf_hours']:,.1f} h",
+             "note": f"{reported_events(reported)} in {span}"
+                     + (" · entries undercount: the simulator starts from this" if used else "")}]
 
 
 def _asset(name: str) -> Markup:

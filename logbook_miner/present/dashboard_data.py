@@ -78,6 +78,7 @@ def load(db: str | Path | None = None, logbooks: Sequence[str] | None = None,
                                                    limits.points // series)
         stops = _mtbf_inputs(con, chosen, "all")
         by_family = _mtbf_inputs(con, chosen, "family")
+        reported = _reported(con)
         repairs = _run(con, "repairs", params)
         data = DashboardData(
             logbooks=chosen,
@@ -99,7 +100,17 @@ def load(db: str | Path | None = None, logbooks: Sequence[str] | None = None,
     for logbook, figures in data.per_logbook.items():
         figures.update(_reliability(stops[stops["logbook"] == logbook],
                                     repairs[repairs["logbook"] == logbook]))
+        figures["reported"] = reported.get(logbook)
     return data
+
+
+def _reported(con: duckdb.DuckDBPyConnection) -> dict[str, dict[str, Any]]:
+    """Per logbook, the failure rate its notes state (`reported_rates`), where they state one."""
+    query = load_query("reported_rates")
+    cursor = con.execute(query.sql, {"logbook": None, "by": "all"})
+    names = [d[0] for d in cursor.description]
+    return {row["logbook"]: row for row in (dict(zip(names, r, strict=True))
+                                            for r in cursor.fetchall())}
 
 
 def _run(con: duckdb.DuckDBPyConnection, name: str, params: dict[str, Any]) -> pd.DataFrame:
@@ -148,7 +159,8 @@ def _mtbf_by_logbook(stops: pd.DataFrame) -> pd.DataFrame:
 
 def _reliability(stops: pd.DataFrame, repairs: pd.DataFrame) -> dict[str, Any]:
     """One logbook's MTBF (None without a dated window) and MTTR, as plain dicts."""
-    out: dict[str, Any] = {"mtbf": None, "mttr": asdict(_mttr(repairs["hours"]))}
+    out: dict[str, Any] = {"mtbf": None, "mttr": asdict(_mttr(repairs["hours"])),
+                           "stated_repairs": int((repairs["source"] == "stated").sum())}
     window = stops["observed_hours"].sum()
     if window > 0:
         out["mtbf"] = asdict(reliability.mtbf(list(stops["failure_hours"].iloc[0]), window))
