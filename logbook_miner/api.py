@@ -100,7 +100,7 @@ class Store:
                  checkpoint_minutes: float | None = None, *, gpus: int | None = None,
                  mtbf_hours: float | None = None,
                  mttr_hours: float | None = None, checkpoint_cost_seconds: float | None = None,
-                 days: float = 30.0, runs: int = 0, seed: int = 0,
+                 days: float | None = None, runs: int = 0, seed: int = 0,
                  from_logbook: str | None = None) -> CostEstimate:
         """What failures cost; unset inputs come from `from_logbook` or stated assumptions."""
         from .analytics.analyse import simulate

@@ -313,7 +313,8 @@ def mtbf(db, logbook, by, confidence, fmt) -> None:
 @main.command(epilog=examples(
     "logbook simulate --from-logbook ID --usd-per-gpu-hour 2 --checkpoint-minutes 180"))
 @click.option("--gpus", type=int,
-              help="GPUs in the job (default: the logbook's, else one node's, assumed).")
+              help="GPUs in the job (default: the logbook's, else assumed as "
+                   "data/cost_assumptions.yaml says).")
 @click.option("--usd-per-gpu-hour", type=float,
               help="Price of a GPU-hour (with --from-logbook: assumed when not given, as "
                    "data/cost_assumptions.yaml says).")
@@ -324,7 +325,8 @@ def mtbf(db, logbook, by, confidence, fmt) -> None:
                    "data/cost_assumptions.yaml says).")
 @click.option("--checkpoint-cost-seconds", type=float,
               help="Time to write one checkpoint (default: the logbook's).")
-@click.option("--days", type=float, default=30.0, show_default=True, help="Campaign length.")
+@click.option("--days", type=float,
+              help="Campaign length (default: data/cost_assumptions.yaml's, 30).")
 @click.option("--runs", type=int, default=0, show_default=True, help="Monte Carlo runs.")
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--from-logbook", metavar="ID", help="Take unset inputs from this logbook.")

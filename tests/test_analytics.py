@@ -117,7 +117,7 @@ def test_simulate_takes_unset_inputs_from_the_logbook(db):
                            "mttr_hours": "measured", "checkpoint_cost_seconds": "measured"}
     # what the logbook does not measure is assumed, and says so (issue 15)
     alone = simulate(from_logbook=OPT, db=db)
-    assert (alone.gpus, alone.sources["gpus"]) == (8, "assumed")  # nodes, but no GPUs per node
+    assert (alone.gpus, alone.sources["gpus"]) == (992, "assumed")  # its 124 nodes, 8 GPUs each
     assert (alone.usd_per_gpu_hour, alone.sources["usd_per_gpu_hour"]) == (2.0, "assumed")
     assert alone.sources["mtbf_hours"] == "measured"
     dated_only = simulate(gpus=8, from_logbook="date-only", db=db)
@@ -232,3 +232,11 @@ def test_a_dated_restart_wins_over_a_stated_duration(tmp_path):
             "on this event.\n\n2022-05-08 02:14 UTC Back\n\nRestarted from the last checkpoint.\n")
     db = ingest_texts(tmp_path, {"both": text}, classify=real_classify())
     assert _rows(db, "SELECT repair_hours, repair_source FROM incidents") == [(6.0, "dated")]
+
+
+def test_simulate_from_a_logbook_that_says_nothing_assumes_all_and_says_so(tmp_path):
+    text = "2022-05-07 Launch\n\nStarted the run.\n\n2022-05-09 Status\n\nAll fine.\n"
+    db = ingest_texts(tmp_path, {"quiet": text}, classify=keyword_classify)
+    est = simulate(from_logbook="quiet", db=db)
+    assert set(est.sources.values()) == {"assumed"}
+    assert (est.gpus, est.mtbf_hours, est.days) == (512, 24.0, 30.0)  # cost_assumptions.yaml

@@ -477,7 +477,8 @@ def logbook_defaults(logbook: str,
                      db: str | Path | None = None) -> dict[str, tuple[float | None, str]]:
     """What a logbook measured for `simulate`, with where each came from (value, source).
 
-    A logbook that names no GPU count is taken to run on one node (the gpus_per_node setting).
+    A logbook that names its nodes but not its GPUs has gpus_per_node GPUs in each (assumed);
+    one that names neither runs on the GPUs data/cost_assumptions.yaml assumes.
     """
     import numpy as np
 
@@ -489,10 +490,11 @@ def logbook_defaults(logbook: str,
     repairs = [] if not isinstance(repairs, list | tuple | np.ndarray) else list(repairs)
     mtbf, source = trusted_mtbf(_none_if_nan(cluster.get("mtbf_hours")),
                                 _none_if_nan(cluster.get("reported_mtbf_hours")))
-    gpus = _int(inputs["gpus"])
+    gpus, nodes = _int(inputs["gpus"]), _int(inputs["nodes"])
     return {
-        "gpus": (gpus, "measured") if gpus is not None else (_int(inputs["gpus_per_node"]),
-                                                              "assumed"),
+        "gpus": (gpus, "measured") if gpus is not None else (
+            nodes * _int(inputs["gpus_per_node"]) if nodes else cost_assumptions()["gpus"],
+            "assumed"),
         "mtbf_hours": (mtbf, source),
         "mttr_hours": (reliability.mttr(repairs).mean_hours, "measured"),
         "checkpoint_cost_seconds": (_none_if_nan(inputs["checkpoint_cost_seconds"]), "measured"),
@@ -502,7 +504,8 @@ def logbook_defaults(logbook: str,
 def simulate(usd_per_gpu_hour: float | None = None, checkpoint_minutes: float | None = None,
              gpus: int | None = None, mtbf_hours: float | None = None,
              mttr_hours: float | None = None, checkpoint_cost_seconds: float | None = None,
-             days: float = 30.0, runs: int = 0, seed: int = 0, from_logbook: str | None = None,
+             days: float | None = None, runs: int = 0, seed: int = 0,
+             from_logbook: str | None = None,
              db: str | Path | None = None) -> CostEstimate:
     """Cost of failures. With `from_logbook`, an unset input is what the logbook measured, else
     a stated assumption (data/cost_assumptions.yaml); `sources` says which for each input.
@@ -521,8 +524,8 @@ def simulate(usd_per_gpu_hour: float | None = None, checkpoint_minutes: float | 
         for key, (value, source) in logbook_defaults(from_logbook, db).items():
             if key not in values and value is not None:
                 values[key], sources[key] = value, source
-        for key, value in _assumptions().items():
-            if key not in values:
+        for key, value in cost_assumptions().items():
+            if key in given and key not in values:
                 values[key], sources[key] = value, "assumed"
     missing = [k for k in given if k not in values]
     if missing:
@@ -531,13 +534,15 @@ def simulate(usd_per_gpu_hour: float | None = None, checkpoint_minutes: float | 
     estimate = simulate_cost(gpus=int(values["gpus"]), usd_per_gpu_hour=values["usd_per_gpu_hour"],
                              mtbf_hours=values["mtbf_hours"], mttr_hours=values["mttr_hours"],
                              checkpoint_minutes=values["checkpoint_minutes"],
-                             checkpoint_cost_seconds=values["checkpoint_cost_seconds"], days=days,
+                             checkpoint_cost_seconds=values["checkpoint_cost_seconds"],
+                             days=cost_assumptions()["days"] if days is None else days,
                              runs=runs, seed=seed)
     return replace(estimate, sources=sources)
 
 
 @cache
-def _assumptions() -> dict[str, float]:
+def cost_assumptions() -> dict[str, float]:
+    """What a cost simulation assumes where neither its caller nor the logbook says."""
     import yaml
 
     return yaml.safe_load((DATA / "cost_assumptions.yaml").read_text(encoding="utf-8"))

@@ -30,7 +30,7 @@ import yaml
 from markupsafe import Markup
 
 from .. import __version__
-from ..analytics.analyse import reported_events, trusted_mtbf
+from ..analytics.analyse import cost_assumptions, reported_events, trusted_mtbf
 from ..label import families
 from ..resources import DASHBOARDS
 from . import charts, charts_training
@@ -176,9 +176,18 @@ def cost_defaults(data: DashboardData, layout: dict, logbook: str | None) -> dic
         "mttr_h": round(mttr, 2) if mttr is not None else None,
         "checkpoint_cost_s": figures["checkpoint_cost_seconds"],
     }
-    return {**layout["defaults"], **{k: v for k, v in values.items() if v is not None},
+    return {**_assumed_start(), **{k: v for k, v in values.items() if v is not None},
             "measured": sorted(k for k, v in values.items() if v is not None),
             "reported": ["failures_per_day"] if mtbf and source == "reported" else []}
+
+
+def _assumed_start() -> dict[str, float]:
+    """The sliders' start where a logbook does not say: what `simulate` assumes, in page units."""
+    a = cost_assumptions()
+    return {"gpus": a["gpus"], "failures_per_day": round(24 / a["mtbf_hours"], 3),
+            "mttr_h": a["mttr_hours"], "checkpoint_cost_s": a["checkpoint_cost_seconds"],
+            "interval_min": a["checkpoint_minutes"], "usd_per_gpu_hour": a["usd_per_gpu_hour"],
+            "days": a["days"]}
 
 
 def kpis(data: DashboardData, layout: dict, logbook: str) -> list[dict[str, str]]:
