@@ -332,6 +332,8 @@ def test_cues_are_families_of_words_for_a_meaning(classifier: Classifier, text: 
     ("We could add layer norm after the embeddings.", "architecture_change"),
     ("Communication with the vendor failed to produce a date.", "network.interconnect"),
     ("If the allreduce times out, the watchdog restarts the job.", "network.interconnect"),
+    ("The model uses tied embeddings and ALiBi.", "architecture_change"),  # how it is, not a change
+    ("Switched to the new version of the dataset.", "dependency_change"),  # data, not a library
 ])
 def test_families_keep_to_their_meaning(classifier: Classifier, text: str, code: str) -> None:
     assert code not in codes(classifier, text, heading="2024-03-02 14:10")
