@@ -119,7 +119,10 @@ class Store:
 
     def review(self, out: str | Path | None = None, *, apply: str | Path | None = None,
                below: float | None = None, logbook: str | None = None) -> int | Applied:
-        """Write the labels worth a look to `out` (rows written), or `apply` an edited CSV."""
+        """Write what a person should check to `out` (rows written), or `apply` an edited CSV.
+
+        `out` gets the candidates `query("needs_review")` shows per entry, a row per label.
+        """
         from .label.review import apply_review, write_review
 
         if (out is None) == (apply is None):

@@ -422,11 +422,15 @@ def classify(db, logbooks) -> None:
               help="Store the decisions of an edited review CSV.")
 @click.option("--below-confidence", "below", type=float,
               help="List labels below this confidence (default: the review_below_confidence "
-                   "setting, which `query needs_review` uses too).")
+                   "setting).")
 @click.option("--logbook", help="Only this logbook.")
 @fail_cleanly
 def review(db, out, apply_path, below, logbook) -> None:
-    """List labels worth a human look (--out), or apply a person's decisions (--apply)."""
+    """List what a person should check (--out), or apply a person's decisions (--apply).
+
+    --out writes the candidates that `logbook query needs_review` shows per entry, one row
+    per label (or unlabelled entry), leaving out what a person already decided.
+    """
     if bool(out) == bool(apply_path):
         raise click.UsageError("give one of --out FILE or --apply FILE")
     if apply_path:

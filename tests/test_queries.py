@@ -42,9 +42,9 @@ def test_every_query_says_what_it_answers():
 def test_every_query_runs_for_all_logbooks_and_for_one(db, name):
     run_query(name, {}, db)
     one = run_query(name, {"logbook": "opt-style"}, db)
-    # nothing in the fixture is doubtful, and its notes state no rate (tests/test_rates.py
-    # runs reported_rates on the real OPT and BLOOM notes)
-    assert not one.empty or name in ("needs_review", "reported_rates")
+    # its notes state no rate (tests/test_rates.py runs reported_rates on the real OPT and
+    # BLOOM notes); needs_review has its two unlabelled entries at least
+    assert not one.empty or name == "reported_rates"
     if "logbook" in one.columns:
         assert set(one["logbook"]) <= {"opt-style"}
 
@@ -86,10 +86,18 @@ def test_parameters_bind_with_defaults_and_types(db):
         run_query("../views/entry_times", {}, db)
 
 
-def test_needs_review_lists_labels_under_the_threshold(db):
-    everything = run_query("needs_review", {"logbook": "opt-style", "below": 1.01}, db)
-    assert everything["seq"].tolist() == [1, 3, 4, 5, 6, 7, 8]  # every labelled entry
-    assert run_query("needs_review", {"logbook": "opt-style", "below": 0}, db).empty
+def test_needs_review_lists_labels_under_the_threshold_and_every_unlabelled_entry(db):
+    def reasons(below: float) -> dict[int, str]:
+        found = run_query("needs_review", {"logbook": "opt-style", "below": below}, db)
+        return dict(zip(found["seq"], found["reasons"], strict=True))
+
+    everything = reasons(1.01)
+    low = {seq for seq, why in everything.items() if why.startswith("low confidence: ")}
+    assert sorted(low) == [1, 3, 4, 5, 6, 7, 8]  # every labelled entry
+    assert everything[5] == "low confidence: node_replacement (0.85), network.interconnect (0.9)"
+    unlabelled = {2: "no label", 9: "no label"}  # "Throughput normal", "First notes"
+    assert {seq: why for seq, why in everything.items() if seq not in low} == unlabelled
+    assert reasons(0) == unlabelled  # no threshold hides an entry nothing was found in
 
 
 def test_top_evidence_gives_one_label_per_code(db):

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import csv
+import json
 import logging
+import re
 from pathlib import Path
 
 import duckdb
@@ -23,6 +25,16 @@ from logbook_miner.label.review import apply_review, write_review
 @pytest.fixture
 def db(tmp_path) -> Path:
     return build(tmp_path, {"ops": OPS})
+
+
+@pytest.fixture(scope="module")
+def real_db(shared, tmp_path_factory) -> Path:
+    """cpm-live (daily notes, most with nothing to label, one date out of order) and the OPT
+    56% update (low-confidence labels, undated sections)."""
+    db = tmp_path_factory.mktemp("real") / "real.duckdb"
+    ingest([shared / "logbooks/md/cpm-live.md",
+            shared / "logbooks/md/opt-175b-56_percent_update.md"], db=db, classify=real_classify())
+    return db
 
 
 def read_csv(path: Path) -> list[dict]:
@@ -52,6 +64,37 @@ def decide(db: Path, tmp_path: Path) -> Path:
     return write_csv(out, [*records, added])
 
 
+def needs_review(db: Path, *params: str) -> list[dict]:
+    """`logbook query needs_review` as its JSON records."""
+    args = [a for p in params for a in ("-p", p)]
+    result = CliRunner().invoke(main, ["query", "needs_review", "--db", str(db), *args,
+                                       "--format", "json"])
+    assert result.exit_code == 0, result.output
+    return json.loads(result.output)
+
+
+def per_entry_from_csv(records: list[dict]) -> dict[tuple[str, int], tuple[set, set]]:
+    """(logbook, seq) -> (reasons, low-confidence codes) of the review CSV's rows."""
+    out: dict[tuple[str, int], tuple[set, set]] = {}
+    for r in records:
+        reasons, low = out.setdefault((r["logbook"], int(r["seq"])), (set(), set()))
+        reasons.update(r["reason"].split("; "))
+        if "low confidence" in r["reason"].split("; "):
+            low.add(r["code"])
+    return out
+
+
+def per_entry_from_query(rows: list[dict]) -> dict[tuple[str, int], tuple[set, set]]:
+    """(logbook, seq) -> (reasons, low-confidence codes) of needs_review's rows."""
+    out = {}
+    for r in rows:
+        parts = r["reasons"].split("; ")
+        low = next((p for p in parts if p.startswith("low confidence: ")), "")
+        out[r["logbook"], r["seq"]] = ({p.split(":")[0] for p in parts},
+                                       set(re.findall(r"([\w.]+) \(", low)))
+    return out
+
+
 def labels_of(db: Path, tmp_path: Path) -> dict[tuple[int, str], dict]:
     export(tmp_path / "export", db=db, fmt="jsonl")
     return {(r["seq"], r["code"]): r for r in rows(tmp_path / "export" / "labels.jsonl")}
@@ -68,6 +111,27 @@ def test_review_lists_labels_worth_a_look_with_an_empty_decision(db, tmp_path):
         ("1", "rollback", "low confidence"), ("4", "", "no label")}
     assert all(r["evidence"] for r in records if r["code"])
     assert "software.crash" not in {r["code"] for r in records}  # 0.95: confident enough
+
+
+@pytest.mark.parametrize("below", [None, "0.9"])
+def test_needs_review_shows_per_entry_the_candidates_review_writes(real_db, tmp_path, below):
+    """One definition of what a person should check (queries/views/review_candidates.sql):
+    `query needs_review` lists the entries of the `review --out` CSV, with the same reasons
+    and the same low-confidence codes, at the default threshold and at a given one."""
+    out = tmp_path / "review.csv"
+    threshold = ["--below-confidence", below] if below else []
+    result = CliRunner().invoke(main, ["review", "--db", str(real_db), "--out", str(out),
+                                       *threshold])
+    assert result.exit_code == 0, result.output
+    written = per_entry_from_csv(read_csv(out))
+    shown = needs_review(real_db, *([f"below={below}"] if below else []))
+    assert [(r["logbook"], r["seq"]) for r in shown] == sorted(written)
+    assert per_entry_from_query(shown) == written
+    reasons = {k: why for k, (why, _) in written.items()}
+    assert "date out of order" in reasons["cpm-live", 172]  # November 24 among December's
+    assert sum(why == {"no label"} for why in reasons.values()) > 200  # quiet days
+    assert any(low for _, low in written.values())
+    assert not any("year inferred" in why for why in reasons.values())  # all written in full
 
 
 def test_decisions_win_and_are_exported_as_verified(db, tmp_path):
@@ -87,6 +151,23 @@ def test_decisions_win_and_are_exported_as_verified(db, tmp_path):
     again = {(r["seq"], r["code"]) for r in read_csv(tmp_path / "again.csv")}
     assert ("2", "restart") in again  # still undecided
     assert not again & {("1", "restart"), ("2", "network.interconnect"), ("2", "hardware.node")}
+
+
+def test_what_a_person_decided_leaves_both_lists(db, tmp_path):
+    """Past decisions are out of `review --out` and `query needs_review` alike; the query's
+    decided=1 shows them again, for reading."""
+    apply_review(decide(db, tmp_path), db=db, classify=real_classify())
+    write_review(tmp_path / "again.csv", db=db, below=1.01)
+    written = per_entry_from_csv(read_csv(tmp_path / "again.csv"))
+    shown = per_entry_from_query(needs_review(db, "below=1.01"))
+    assert shown == written
+    assert shown["ops", 1][1] == {"software.crash"}  # rollback -> restart was decided
+    assert shown["ops", 2][1] == {"node_replacement", "restart"}
+    assert shown["ops", 4] == ({"no label"}, set())
+    everything = per_entry_from_query(needs_review(db, "below=1.01", "decided=1"))
+    assert everything["ops", 1][1] == {"software.crash", "restart"}
+    assert everything["ops", 2][1] == {"node_replacement", "restart", "network.interconnect",
+                                       "hardware.node"}
 
 
 def test_decisions_survive_classify_and_re_ingest(db, tmp_path):

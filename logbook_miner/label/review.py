@@ -1,8 +1,11 @@
 """Human review: the labels worth a look go out as a CSV, a person's decisions come back.
 
-`write_review` lists low-confidence labels, labels of entries whose date breaks
-the chronology, and entries with no label, each with its evidence and an
-empty `decision` column. In `decision` a person writes `accept`, `reject`,
+`write_review` writes what a person should check (the `review_candidates` macro,
+queries/views/review_candidates.sql, which `logbook query needs_review` shows per
+entry too): low-confidence labels, the labels of entries whose date is out of
+order or whose year was inferred, and entries with no label, each with its
+evidence and an empty `decision` column; what a person already decided stays
+out. In `decision` a person writes `accept`, `reject`,
 or a replacement code; on a row without a code (or a row they add, with a
 code), a code or `add` adds that code. `apply_review` validates every row
 before storing any, stores the decisions (store.corrections) and relabels
@@ -42,8 +45,9 @@ def write_review(out: str | Path, db: str | Path | None = None, below: float | N
                  logbook: str | None = None) -> int:
     """Write the review CSV; return its number of rows.
 
-    Labels under `below` are listed (default: the review_below_confidence setting,
-    the threshold of `logbook query needs_review` too).
+    The rows are `logbook query needs_review`'s candidates, one per label (or unlabelled
+    entry); labels under `below` count as low confidence (default: the
+    review_below_confidence setting).
     """
     with connect(db or default_db(), read_only=True) as con:
         cursor = sqlfiles.run(con, "review/candidates", {"below": below, "logbook": logbook})
