@@ -463,15 +463,25 @@ def test_per_logbook_header_and_no_overlap(many, count):
         b.screenshot(DOCS / f"dashboard-{count}.png")
 
 
-FAMILY_POINTS = """(() => {
+DRAWN = """(() => {
   const found = [];
   const walk = (n) => {
-    if (n.mark && n.mark.marktype === 'symbol' && n.datum && n.datum.family) found.push(n.datum);
+    if (n.mark && n.mark.role === 'mark' && n.datum) {
+      const plain = {_x: n.x};  // dates as milliseconds: a Date crosses to Python as {}
+      Object.entries(n.datum).forEach(([k, v]) => { plain[k] = v instanceof Date ? +v : v; });
+      found.push([n.mark.marktype, plain]);
+    }
     (n.items || []).forEach(walk);
   };
-  walk(dashboard.views.reliability.scenegraph().root);
-  return found.map(d => [d.logbook, d.family, d.mtbf]);
+  walk(dashboard.views[%s].scenegraph().root);
+  return found;
 })()"""
+
+
+def _drawn(b, chart: str, marktype: str, field: str) -> list[dict]:
+    """The data of the `marktype` marks the chart draws that carry `field` (`_x`: where)."""
+    return [datum for kind, datum in b.evaluate(DRAWN % json.dumps(chart))
+            if kind == marktype and field in datum]
 
 
 @pytest.mark.browser
@@ -487,7 +497,8 @@ def test_family_chart_follows_the_selector_and_pools_no_logbooks(many):
         shown = set()
         for logbook in chosen:
             b.evaluate(f"dashboard.chooseLogbook({json.dumps(logbook)}).then(() => true)")
-            drawn = sorted({tuple(point) for point in b.evaluate(FAMILY_POINTS)})
+            drawn = sorted({(d["logbook"], d["family"], d["mtbf"])
+                            for d in _drawn(b, "reliability", "symbol", "family")})
             alone = load(many["db"], [logbook]).families  # built from this logbook only
             wanted = [] if alone.empty else sorted(
                 (logbook, r.family, pytest.approx(r.mtbf)) for r in alone.itertuples())

@@ -8,6 +8,8 @@ time scale is a `utc` scale, so a reader in any zone sees the logbook's dates.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 import altair as alt
 import pandas as pd
 
@@ -18,6 +20,7 @@ OUTCOMES = {"held": "#4e9a5a", "recurred": "#d62728", "censored": "#b5b5b5"}
 MARKER_SHAPES = {"failure": "triangle-down", "restart": "circle", "failure + restart": "diamond"}
 SELECTED = "selected_id"  # Vega signal the page sets to highlight one entry
 LOGBOOK = "logbook"  # Vega signal the page's logbook selector sets, on charts of one logbook
+PICKED = f"datum.logbook === {LOGBOOK}"  # the filter of a chart of one logbook
 MAX_SUBTITLE_LINES = 6  # per-logbook MTBF lines under the cumulative chart's title
 
 
@@ -55,6 +58,40 @@ def empty(title: str, message: str, width: int = WIDTH, height: int = 90) -> alt
     return alt.Chart(pd.DataFrame({"message": [message]})).mark_text(
         fontSize=15, color="#666", fontStyle="italic",
     ).encode(text="message:N").properties(title=title, width=width, height=height)
+
+
+# --- charts of one logbook: the page's selector picks it, no figure pools logbooks ---------
+
+def of_picked(chart: alt.Chart) -> alt.Chart:
+    """The chart's rows of the logbook the `logbook` signal names."""
+    return chart.transform_filter(PICKED)
+
+
+def following(chart: alt.TopLevelMixin, shown: str | None) -> alt.TopLevelMixin:
+    """Declare the `logbook` signal (the page sets it on every chart declaring it), at `shown`."""
+    return chart.add_params(alt.param(name=LOGBOOK, value=shown))
+
+
+def note(text: str, logbooks: Iterable[str]) -> alt.Chart:
+    """An italic note, drawn while the picked logbook is one of `logbooks` (why it is empty)."""
+    data = pd.DataFrame({"logbook": list(logbooks), "m": text})
+    return of_picked(alt.Chart(data).mark_text(fontStyle="italic", color="#666")
+                     .encode(text="m:N"))
+
+
+def without(df: pd.DataFrame, logbooks: list[str]) -> list[str]:
+    """The logbooks with no row in `df`."""
+    return [lb for lb in logbooks if lb not in set(df["logbook"])]
+
+
+def rank_within(df: pd.DataFrame, key: str) -> pd.Series:
+    """Each row's place among its logbook's `key` values, in the frame's order."""
+    return df.groupby("logbook")[key].transform(lambda s: pd.factorize(s)[0])
+
+
+def most_per_logbook(df: pd.DataFrame, key: str) -> int:
+    """How many `key` values the largest logbook has: a chart of one logbook sized for all."""
+    return int(df.groupby("logbook")[key].nunique().max())
 
 
 def timeline(markers: pd.DataFrame, runs: pd.DataFrame, lanes: list[str]) -> alt.Chart:
@@ -162,16 +199,15 @@ def reliability(families: pd.DataFrame, logbooks: list[str], shown: str | None) 
     if families.empty:
         return empty("Reliability per fault family", "No failures recorded")
     df = families.assign(label=families["family"] + " (" + families["failures"].astype(str) + ")",
-                         order=families.groupby("logbook").cumcount())
-    rows = int(df["logbook"].value_counts().max())
-    picked = f"datum.logbook === {LOGBOOK}"
+                         order=rank_within(families, "family"))
+    rows = most_per_logbook(df, "family")
 
     def panel(field: str, title: str, scale: alt.Scale, first: bool = False,
               axis: alt.Axis | None = None, extra: tuple = ()) -> alt.LayerChart:
         y = alt.Y("label:N", sort=alt.EncodingSortField("order"), title=None,
                   axis=alt.Axis(labels=first, ticks=first))
         x = {"title": title, "scale": scale, "axis": axis or alt.Axis()}
-        base = alt.Chart(df).transform_filter(picked).encode(y=y, color=family_colour(legend=False))
+        base = of_picked(alt.Chart(df)).encode(y=y, color=family_colour(legend=False))
         ci = base.mark_rule(strokeWidth=2).encode(
             x=alt.X(f"{field}_low:Q", **x), x2=f"{field}_high:Q",
         ).transform_filter(f"isValid(datum.{field}_low) && isValid(datum.{field}_high)")
@@ -183,26 +219,20 @@ def reliability(families: pd.DataFrame, logbooks: list[str], shown: str | None) 
         ).transform_filter(f"isValid(datum.{field})")
         return alt.layer(ci, point, *extra).properties(width=250, height=max(60, 34 * rows))
 
-    def note(text: str, where: pd.DataFrame | None = None) -> alt.Chart:
-        data = pd.DataFrame({"m": [text]}) if where is None else where.assign(m=text)
-        chart = alt.Chart(data).mark_text(fontStyle="italic", color="#666").encode(text="m:N")
-        return chart if where is None else chart.transform_filter(picked)
-
-    without = pd.DataFrame({"logbook": [lb for lb in logbooks if lb not in set(df["logbook"])]})
     one = alt.Chart(pd.DataFrame({"x": [1.0]})).mark_rule(strokeDash=[4, 3], color="#555")
     untimed = df.groupby("logbook")["mttr"].apply(lambda m: m.isna().all())
-    return alt.hconcat(
+    return following(alt.hconcat(
         panel("mtbf", "MTBF (hours, log scale)", alt.Scale(type="log"), first=True,
-              extra=(note("No dated stops in this logbook", without),)),
+              extra=(note("No dated stops in this logbook", without(df, logbooks)),)),
         panel("mttr", "MTTR (hours)", alt.Scale(zero=True),
-              extra=(note("No timed repairs", untimed[untimed].index.to_frame(index=False)),)),
+              extra=(note("No timed repairs", untimed[untimed].index),)),
         # a fixed domain: one family with one gap has no interval, and a one-point log
         # domain would stack every tick label on the same spot
         panel("shape", "Weibull shape (1 = random)",
               alt.Scale(type="log", domain=[0.1, 10], clamp=True),
               axis=alt.Axis(values=[0.1, 0.2, 0.5, 1, 2, 5, 10]),
               extra=(one.encode(x="x:Q"),)),
-    ).add_params(alt.param(name=LOGBOOK, value=shown)).properties(
+    ), shown).properties(
         title=alt.Title("Reliability per fault family",
                         subtitle="Of the logbook picked in the header. Dots: estimate; bars: 95% "
                                  "confidence interval; (n) = dated stops"))
