@@ -484,6 +484,11 @@ def _drawn(b, chart: str, marktype: str, field: str) -> list[dict]:
             if kind == marktype and field in datum]
 
 
+def _notes(b, chart: str) -> list[str]:
+    """The empty-state notes the chart draws."""
+    return sorted(d["m"] for d in _drawn(b, chart, "text", "m"))
+
+
 @pytest.mark.browser
 @needs_chromium
 def test_family_chart_follows_the_selector_and_pools_no_logbooks(many):
@@ -505,6 +510,46 @@ def test_family_chart_follows_the_selector_and_pools_no_logbooks(many):
             assert drawn == wanted, logbook
             shown |= {family for _, family, _ in drawn}
         assert len(shown) > 1 and b.errors() == []
+
+
+LEGEND = """Array.from(document.querySelectorAll('#chart-%s .role-legend-label text'))
+    .map(t => t.textContent)"""
+
+
+@pytest.mark.browser
+@needs_chromium
+def test_outcome_chart_follows_the_selector_and_pools_no_logbooks(many):
+    """Per intervention code, the outcomes drawn are the picked logbook's alone, equal to a
+    page built from it alone (issue 15, item 6); a logbook with none says so, and the chart
+    keeps its size from logbook to logbook."""
+    from browser import Browser
+
+    chosen = many["sets"][7]
+    page = build(many["db"], many["root"] / "counts", logbooks=chosen, images=False)
+    sizes, seen = set(), {"outcomes": set(), "notes": set()}
+    with Browser() as b:
+        b.open(page.as_uri())
+        for logbook in chosen:
+            b.evaluate(f"dashboard.chooseLogbook({json.dumps(logbook)}).then(() => true)")
+            alone = load(many["db"], [logbook])  # built from this logbook only
+            shares = sorted((d["logbook"], d["code"], d["outcome"], d["n"])
+                            for d in _drawn(b, "outcomes", "rect", "outcome"))
+            assert shares == sorted((logbook, r.code, r.outcome, r.n)
+                                    for r in alone.outcomes.itertuples()), logbook
+            assert _notes(b, "outcomes") == (
+                ["No dated interventions in this logbook"] if alone.outcomes.empty else
+                ["No failure followed an intervention"] if alone.outcomes["median_h"].isna().all()
+                else [])
+            assert b.evaluate(LEGEND % "outcomes") == [
+                o for o in ("held", "recurred", "censored") if o in set(alone.outcomes["outcome"])]
+            sizes.add(b.evaluate("""['outcomes'].map(name => {
+                const box = document.querySelector('#chart-' + name + ' svg')
+                  .getBoundingClientRect();
+                return [box.width, box.height]; }).flat().join()"""))
+            seen["outcomes"] |= set(shares)
+            seen["notes"] |= set(_notes(b, "outcomes"))
+        assert all(len(found) > 1 for found in seen.values()), seen
+        assert len(sizes) == 1 and b.errors() == [] and b.evaluate(AXIS_OVERLAPS) == []
 
 
 def test_the_notes_reported_rate_is_shown_and_priced(tmp_path, shared):

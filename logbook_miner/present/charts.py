@@ -8,6 +8,7 @@ time scale is a `utc` scale, so a reader in any zone sees the logbook's dates.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
 
 import altair as alt
@@ -92,6 +93,16 @@ def rank_within(df: pd.DataFrame, key: str) -> pd.Series:
 def most_per_logbook(df: pd.DataFrame, key: str) -> int:
     """How many `key` values the largest logbook has: a chart of one logbook sized for all."""
     return int(df.groupby("logbook")[key].nunique().max())
+
+
+def drawn_legend(df: pd.DataFrame, field: str, order: list[str]) -> alt.Legend:
+    """A legend of what is drawn: the picked logbook's values of `field`, in `order`, and no
+    title where it draws none."""
+    per_logbook = {lb: [v for v in order if v in set(group[field])]
+                   for lb, group in df.groupby("logbook")}
+    values = f"{json.dumps(per_logbook)}[{LOGBOOK}] || []"
+    return alt.Legend(values=alt.ExprRef(expr=values),
+                      titleOpacity=alt.ExprRef(expr=f"length({values}) ? 1 : 0"))
 
 
 def timeline(markers: pd.DataFrame, runs: pd.DataFrame, lanes: list[str]) -> alt.Chart:
@@ -238,30 +249,41 @@ def reliability(families: pd.DataFrame, logbooks: list[str], shown: str | None) 
                                  "confidence interval; (n) = dated stops"))
 
 
-def outcomes(df: pd.DataFrame, horizon_hours: float) -> alt.Chart:
-    """Share of interventions that held, saw the fault recur, or ran out of logbook."""
+def outcomes(df: pd.DataFrame, horizon_hours: float, logbooks: list[str],
+             shown: str | None) -> alt.Chart:
+    """Share of interventions that held, saw the fault recur, or ran out of logbook.
+
+    Of the logbook the `logbook` signal picks (`shown` first): a code's uses in unrelated
+    jobs are not one sample, so no share pools logbooks.
+    """
     title = alt.Title("What happened after each intervention",
-                      subtitle=f"Held: no failure within {horizon_hours:,.0f} h; "
-                               "censored: the logbook ends sooner")
+                      subtitle=f"Of the logbook picked in the header. Held: no failure within "
+                               f"{horizon_hours:,.0f} h; censored: the logbook ends sooner")
     if df.empty:
         return empty(title, "No dated interventions recorded")
     df = df.assign(label=df["code"] + " (" + df["total"].astype(int).astype(str) + ")")
-    order = list(dict.fromkeys(df["label"]))
+    # most uses first, then by code: the same label sorts the same in every logbook
+    order = df.sort_values(["total", "code"], ascending=[False, True])["label"].unique().tolist()
+    height = max(60, 26 * most_per_logbook(df, "code"))
     y = alt.Y("label:N", sort=order, title=None)
-    shares = alt.Chart(df).mark_bar().encode(
+    shares = of_picked(alt.Chart(df)).mark_bar(size=18).encode(
         x=alt.X("share:Q", title="Share of interventions", axis=alt.Axis(format="%"),
                 stack="normalize"),
         y=y, color=alt.Color("outcome:N", title="Outcome", scale=alt.Scale(
-            domain=list(OUTCOMES), range=list(OUTCOMES.values()))),
+            domain=list(OUTCOMES), range=list(OUTCOMES.values())),
+            legend=drawn_legend(df, "outcome", list(OUTCOMES))),
         order=alt.Order("outcome:N"),
         tooltip=["code:N", "outcome:N", "n:Q", alt.Tooltip("share:Q", format=".0%")],
-    ).properties(width=320, height=max(60, 26 * len(order)))
-    timed = df.drop_duplicates("code").dropna(subset=["median_h"])
+    )
+    shares = alt.layer(shares, note("No dated interventions in this logbook",
+                                    without(df, logbooks))).properties(width=320, height=height)
+    timed = df.drop_duplicates(["logbook", "code"]).dropna(subset=["median_h"])[
+        ["logbook", "code", "label", "min_h", "q1_h", "median_h", "q3_h", "max_h", "timed"]]
     hours = alt.X("min_h:Q", title="Hours to the next failure (log scale)",
                   scale=alt.Scale(type="log"))
-    base = alt.Chart(timed).encode(y=alt.Y("label:N", sort=order, title=None,
-                                           axis=alt.Axis(labels=False, ticks=False)),
-                                   color=alt.value("#555"))
+    base = of_picked(alt.Chart(timed)).encode(
+        y=alt.Y("label:N", sort=order, title=None, axis=alt.Axis(labels=False, ticks=False)),
+        color=alt.value("#555"))
     spread = alt.layer(
         base.mark_rule().encode(x=hours, x2="max_h:Q"),
         base.mark_bar(height=12, opacity=0.35).encode(x="q1_h:Q", x2="q3_h:Q"),
@@ -271,8 +293,10 @@ def outcomes(df: pd.DataFrame, horizon_hours: float) -> alt.Chart:
                      alt.Tooltip("median_h:Q", format=",.1f", title="Median hours"),
                      alt.Tooltip("min_h:Q", format=",.1f", title="Min hours"),
                      alt.Tooltip("max_h:Q", format=",.1f", title="Max hours")]),
-    ).properties(width=300, height=max(60, 26 * len(order)))
-    return alt.hconcat(shares, spread).resolve_scale(y="shared").properties(title=title)
+        note("No failure followed an intervention", without(timed, sorted(set(df["logbook"])))),
+    ).properties(width=300, height=height)
+    return following(alt.hconcat(shares, spread).resolve_scale(y="shared"), shown).properties(
+        title=title)
 
 
 def fault_mix(weekly: pd.DataFrame, pareto: pd.DataFrame) -> alt.Chart:

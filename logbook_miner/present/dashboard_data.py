@@ -54,8 +54,8 @@ class DashboardData:
     runs: pd.DataFrame
     cumulative: pd.DataFrame
     mtbf_by_logbook: pd.DataFrame
-    families: pd.DataFrame
-    outcomes: pd.DataFrame
+    families: pd.DataFrame  # per logbook and family: no frame below sums logbooks
+    outcomes: pd.DataFrame  # per logbook, intervention code and verdict
     outcome_hours: float
     fault_mix: pd.DataFrame
     pareto: pd.DataFrame
