@@ -20,6 +20,7 @@ from click.testing import CliRunner
 from logbook_miner.analytics.cost import simulate_cost
 from logbook_miner.cli import main
 from logbook_miner.ingest import ingest
+from logbook_miner.label import families
 from logbook_miner.present.dashboard import CHARTS, PAGE_DIR, build, chart_specs, script_json
 from logbook_miner.present.dashboard_data import load
 
@@ -518,15 +519,15 @@ LEGEND = """Array.from(document.querySelectorAll('#chart-%s .role-legend-label t
 
 @pytest.mark.browser
 @needs_chromium
-def test_outcome_chart_follows_the_selector_and_pools_no_logbooks(many):
-    """Per intervention code, the outcomes drawn are the picked logbook's alone, equal to a
-    page built from it alone (issue 15, item 6); a logbook with none says so, and the chart
-    keeps its size from logbook to logbook."""
+def test_outcome_and_fault_mix_charts_follow_the_selector_and_pool_no_logbooks(many):
+    """Intervention outcomes, faults per week and the Pareto of codes show the picked
+    logbook's counts alone, equal to a page built from it alone (issue 15, item 6); a
+    logbook with none says so, and each chart keeps its size from logbook to logbook."""
     from browser import Browser
 
     chosen = many["sets"][7]
     page = build(many["db"], many["root"] / "counts", logbooks=chosen, images=False)
-    sizes, seen = set(), {"outcomes": set(), "notes": set()}
+    sizes, seen = set(), {"outcomes": set(), "pareto": set(), "weekly": set(), "notes": set()}
     with Browser() as b:
         b.open(page.as_uri())
         for logbook in chosen:
@@ -536,18 +537,34 @@ def test_outcome_chart_follows_the_selector_and_pools_no_logbooks(many):
                             for d in _drawn(b, "outcomes", "rect", "outcome"))
             assert shares == sorted((logbook, r.code, r.outcome, r.n)
                                     for r in alone.outcomes.itertuples()), logbook
+            pareto = [(d["logbook"], d["code"], d["n"], pytest.approx(d["cumulative"]))
+                      for d in sorted(_drawn(b, "fault_mix", "rect", "code"),
+                                      key=lambda d: d["_x"])]  # left to right
+            assert pareto == [(logbook, r.code, r.n, r.cumulative)
+                              for r in alone.pareto.itertuples()], logbook
+            weekly = sorted((d["utcyearmonthdatehoursminutes_week"], d["family"], d["n"])
+                            for d in _drawn(b, "fault_mix", "rect", "sum_n"))
+            assert weekly == sorted((int(r.week.timestamp() * 1000), r.family, r.n)
+                                    for r in alone.fault_mix.itertuples()), logbook
             assert _notes(b, "outcomes") == (
                 ["No dated interventions in this logbook"] if alone.outcomes.empty else
                 ["No failure followed an intervention"] if alone.outcomes["median_h"].isna().all()
                 else [])
+            assert _notes(b, "fault_mix") == sorted(
+                [*(["No faults in this logbook"] if alone.pareto.empty else []),
+                 *(["No dated fault labels in this logbook"] if alone.fault_mix.empty else [])])
             assert b.evaluate(LEGEND % "outcomes") == [
                 o for o in ("held", "recurred", "censored") if o in set(alone.outcomes["outcome"])]
-            sizes.add(b.evaluate("""['outcomes'].map(name => {
+            assert b.evaluate(LEGEND % "fault_mix") == [  # the taxonomy's order
+                f for f in families.colours() if f in set(alone.pareto["family"])]
+            sizes.add(b.evaluate("""['outcomes', 'fault_mix'].map(name => {
                 const box = document.querySelector('#chart-' + name + ' svg')
                   .getBoundingClientRect();
                 return [box.width, box.height]; }).flat().join()"""))
             seen["outcomes"] |= set(shares)
-            seen["notes"] |= set(_notes(b, "outcomes"))
+            seen["pareto"] |= {bar[:3] for bar in pareto}
+            seen["weekly"] |= set(weekly)
+            seen["notes"] |= set(_notes(b, "outcomes") + _notes(b, "fault_mix"))
         assert all(len(found) > 1 for found in seen.values()), seen
         assert len(sizes) == 1 and b.errors() == [] and b.evaluate(AXIS_OVERLAPS) == []
 

@@ -26,13 +26,15 @@ MAX_SUBTITLE_LINES = 6  # per-logbook MTBF lines under the cumulative chart's ti
 
 
 def family_colour(present: pd.Series | None = None, title: str | None = "Fault family",
-                  legend: bool = True) -> alt.Color:
-    """The one family -> colour scale (the taxonomy's); the legend lists those in `present`."""
+                  legend: bool | alt.Legend = True) -> alt.Color:
+    """The one family -> colour scale (the taxonomy's); the legend lists those in `present`,
+    unless given as a whole (`drawn_legend`)."""
     colours = families.colours()
-    values = [f for f in colours if present is None or f in set(present)]
+    if legend is True:
+        legend = alt.Legend(values=[f for f in colours if present is None or f in set(present)])
     return alt.Color("family:N", title=title,
                      scale=alt.Scale(domain=list(colours), range=list(colours.values())),
-                     legend=alt.Legend(values=values) if legend else None)
+                     legend=None if legend is False else legend)
 
 
 def utc(df: pd.DataFrame, *columns: str) -> pd.DataFrame:
@@ -299,27 +301,42 @@ def outcomes(df: pd.DataFrame, horizon_hours: float, logbooks: list[str],
         title=title)
 
 
-def fault_mix(weekly: pd.DataFrame, pareto: pd.DataFrame) -> alt.Chart:
-    """Fault labels per week by family, and a Pareto of fault codes."""
+def fault_mix(weekly: pd.DataFrame, pareto: pd.DataFrame, logbooks: list[str],
+              shown: str | None) -> alt.Chart:
+    """Fault labels per week by family, and a Pareto of fault codes.
+
+    Of the logbook the `logbook` signal picks (`shown` first): weeks and codes of unrelated
+    jobs do not add up to anything, so no count pools logbooks.
+    """
+    title = alt.Title("Fault mix", subtitle="Of the logbook picked in the header")
     if pareto.empty:
         return empty("Fault mix", "No faults recorded")
+    colour = family_colour(legend=drawn_legend(pareto, "family", list(families.colours())))
     layers = []
     if not weekly.empty:
-        layers.append(alt.Chart(utc(weekly, "week")).mark_bar().encode(
+        bars = of_picked(alt.Chart(utc(weekly, "week"))).mark_bar().encode(
             x=alt.X("week:T", title="Week (UTC)", timeUnit="utcyearweek",
                     axis=alt.Axis(format="%Y-%m-%d", labelAngle=0, labelOverlap=True)),
             y=alt.Y("sum(n):Q", title="Fault labels per week"),
-            color=family_colour(pareto["family"]),
+            color=colour,
             tooltip=["family:N", utc_tooltip("week", None, "%Y-%m-%d"), "n:Q"],
-        ).properties(width=340, height=240, title="Per week (dated entries)"))
-    order = pareto["code"].tolist()
-    x = alt.X("code:N", sort=order, title=None, axis=alt.Axis(labelAngle=-40, labelLimit=160))
-    bars = alt.Chart(pareto).mark_bar().encode(
-        x=x, y=alt.Y("n:Q", title="Entries with the fault"), color=family_colour(pareto["family"]),
+        )
+        layers.append(alt.layer(bars, note("No dated fault labels in this logbook",
+                                           without(weekly, logbooks)))
+                      .properties(width=340, height=240, title="Per week (dated entries)"))
+    codes = most_per_logbook(pareto, "code")
+    x = alt.X("code:N", sort=alt.EncodingSortField("order", op="min"), title=None,
+              axis=alt.Axis(labelAngle=-40, labelLimit=160))
+    base = of_picked(alt.Chart(pareto.assign(order=rank_within(pareto, "code"))))
+    bars = base.mark_bar(size=18).encode(
+        x=x, y=alt.Y("n:Q", title="Entries with the fault"), color=colour,
         tooltip=["code:N", "n:Q", alt.Tooltip("cumulative:Q", format=".0%")])
-    line = alt.Chart(pareto).mark_line(point=True, color="#333").encode(
+    line = base.mark_line(point=True, color="#333").encode(
         x=x, y=alt.Y("cumulative:Q", title="Cumulative share", axis=alt.Axis(format="%"),
                      scale=alt.Scale(domain=[0, 1])))
-    layers.append(alt.layer(bars, line).resolve_scale(y="independent").properties(
-        width=max(300, 26 * len(order)), height=240, title="Pareto of fault codes (all entries)"))
-    return alt.hconcat(*layers).properties(title="Fault mix")
+    layers.append(alt.layer(bars, line, note("No faults in this logbook",
+                                             without(pareto, logbooks)))
+                  .resolve_scale(y="independent")
+                  .properties(width=max(300, 26 * codes), height=240,
+                              title="Pareto of fault codes (all entries)"))
+    return following(alt.hconcat(*layers), shown).properties(title=title)

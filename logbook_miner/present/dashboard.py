@@ -43,7 +43,8 @@ CHARTS: dict[str, Callable[[DashboardData, dict], alt.TopLevelMixin]] = {
     "reliability": lambda d, _: charts.reliability(d.families, d.logbooks, default_logbook(d)),
     "outcomes": lambda d, _: charts.outcomes(d.outcomes, d.outcome_hours, d.logbooks,
                                              default_logbook(d)),
-    "fault_mix": lambda d, _: charts.fault_mix(d.fault_mix, d.pareto),
+    "fault_mix": lambda d, _: charts.fault_mix(d.fault_mix, d.pareto, d.logbooks,
+                                               default_logbook(d)),
     "metrics": lambda d, _: charts_training.training_metrics(
         d.metrics, d.markers[d.markers["kind"] != "restart"]),
     "cost": lambda d, layout: charts_training.cost_simulator(
