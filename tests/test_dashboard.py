@@ -515,6 +515,8 @@ def test_family_chart_follows_the_selector_and_pools_no_logbooks(many):
 
 LEGEND = """Array.from(document.querySelectorAll('#chart-%s .role-legend-label text'))
     .map(t => t.textContent)"""
+SHOWN_AXIS_LABELS = """Array.from(document.querySelectorAll('#chart-%s .role-axis-label text'))
+    .filter(t => t.getAttribute('opacity') !== '0').map(t => t.textContent)"""
 
 
 @pytest.mark.browser
@@ -542,6 +544,7 @@ def test_outcome_and_fault_mix_charts_follow_the_selector_and_pool_no_logbooks(m
                                       key=lambda d: d["_x"])]  # left to right
             assert pareto == [(logbook, r.code, r.n, r.cumulative)
                               for r in alone.pareto.itertuples()], logbook
+            assert set(alone.pareto["code"]) <= set(b.evaluate(SHOWN_AXIS_LABELS % "fault_mix"))
             weekly = sorted((d["utcyearmonthdatehoursminutes_week"], d["family"], d["n"])
                             for d in _drawn(b, "fault_mix", "rect", "sum_n"))
             assert weekly == sorted((int(r.week.timestamp() * 1000), r.family, r.n)

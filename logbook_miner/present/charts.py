@@ -326,7 +326,7 @@ def fault_mix(weekly: pd.DataFrame, pareto: pd.DataFrame, logbooks: list[str],
                       .properties(width=340, height=240, title="Per week (dated entries)"))
     codes = most_per_logbook(pareto, "code")
     x = alt.X("code:N", sort=alt.EncodingSortField("order", op="min"), title=None,
-              axis=alt.Axis(labelAngle=-40, labelLimit=160))
+              axis=alt.Axis(labelAngle=-90, labelLimit=160))
     base = of_picked(alt.Chart(pareto.assign(order=rank_within(pareto, "code"))))
     bars = base.mark_bar(size=18).encode(
         x=x, y=alt.Y("n:Q", title="Entries with the fault"), color=colour,
