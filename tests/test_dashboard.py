@@ -20,6 +20,7 @@ from click.testing import CliRunner
 from logbook_miner.analytics.cost import simulate_cost
 from logbook_miner.cli import main
 from logbook_miner.ingest import ingest
+from logbook_miner.label import families
 from logbook_miner.present.dashboard import CHARTS, PAGE_DIR, build, chart_specs, script_json
 from logbook_miner.present.dashboard_data import load
 
@@ -463,15 +464,30 @@ def test_per_logbook_header_and_no_overlap(many, count):
         b.screenshot(DOCS / f"dashboard-{count}.png")
 
 
-FAMILY_POINTS = """(() => {
+DRAWN = """(() => {
   const found = [];
   const walk = (n) => {
-    if (n.mark && n.mark.marktype === 'symbol' && n.datum && n.datum.family) found.push(n.datum);
+    if (n.mark && n.mark.role === 'mark' && n.datum) {
+      const plain = {_x: n.x};  // dates as milliseconds: a Date crosses to Python as {}
+      Object.entries(n.datum).forEach(([k, v]) => { plain[k] = v instanceof Date ? +v : v; });
+      found.push([n.mark.marktype, plain]);
+    }
     (n.items || []).forEach(walk);
   };
-  walk(dashboard.views.reliability.scenegraph().root);
-  return found.map(d => [d.logbook, d.family, d.mtbf]);
+  walk(dashboard.views[%s].scenegraph().root);
+  return found;
 })()"""
+
+
+def _drawn(b, chart: str, marktype: str, field: str) -> list[dict]:
+    """The data of the `marktype` marks the chart draws that carry `field` (`_x`: where)."""
+    return [datum for kind, datum in b.evaluate(DRAWN % json.dumps(chart))
+            if kind == marktype and field in datum]
+
+
+def _notes(b, chart: str) -> list[str]:
+    """The empty-state notes the chart draws."""
+    return sorted(d["m"] for d in _drawn(b, chart, "text", "m"))
 
 
 @pytest.mark.browser
@@ -487,13 +503,73 @@ def test_family_chart_follows_the_selector_and_pools_no_logbooks(many):
         shown = set()
         for logbook in chosen:
             b.evaluate(f"dashboard.chooseLogbook({json.dumps(logbook)}).then(() => true)")
-            drawn = sorted({tuple(point) for point in b.evaluate(FAMILY_POINTS)})
+            drawn = sorted({(d["logbook"], d["family"], d["mtbf"])
+                            for d in _drawn(b, "reliability", "symbol", "family")})
             alone = load(many["db"], [logbook]).families  # built from this logbook only
             wanted = [] if alone.empty else sorted(
                 (logbook, r.family, pytest.approx(r.mtbf)) for r in alone.itertuples())
             assert drawn == wanted, logbook
             shown |= {family for _, family, _ in drawn}
         assert len(shown) > 1 and b.errors() == []
+
+
+LEGEND = """Array.from(document.querySelectorAll('#chart-%s .role-legend-label text'))
+    .map(t => t.textContent)"""
+SHOWN_AXIS_LABELS = """Array.from(document.querySelectorAll('#chart-%s .role-axis-label text'))
+    .filter(t => t.getAttribute('opacity') !== '0').map(t => t.textContent)"""
+
+
+@pytest.mark.browser
+@needs_chromium
+def test_outcome_and_fault_mix_charts_follow_the_selector_and_pool_no_logbooks(many):
+    """Intervention outcomes, faults per week and the Pareto of codes show the picked
+    logbook's counts alone, equal to a page built from it alone (issue 15, item 6); a
+    logbook with none says so, and each chart keeps its size from logbook to logbook."""
+    from browser import Browser
+
+    chosen = many["sets"][7]
+    page = build(many["db"], many["root"] / "counts", logbooks=chosen, images=False)
+    sizes, seen = set(), {"outcomes": set(), "pareto": set(), "weekly": set(), "notes": set()}
+    with Browser() as b:
+        b.open(page.as_uri())
+        for logbook in chosen:
+            b.evaluate(f"dashboard.chooseLogbook({json.dumps(logbook)}).then(() => true)")
+            alone = load(many["db"], [logbook])  # built from this logbook only
+            shares = sorted((d["logbook"], d["code"], d["outcome"], d["n"])
+                            for d in _drawn(b, "outcomes", "rect", "outcome"))
+            assert shares == sorted((logbook, r.code, r.outcome, r.n)
+                                    for r in alone.outcomes.itertuples()), logbook
+            pareto = [(d["logbook"], d["code"], d["n"], pytest.approx(d["cumulative"]))
+                      for d in sorted(_drawn(b, "fault_mix", "rect", "code"),
+                                      key=lambda d: d["_x"])]  # left to right
+            assert pareto == [(logbook, r.code, r.n, r.cumulative)
+                              for r in alone.pareto.itertuples()], logbook
+            assert set(alone.pareto["code"]) <= set(b.evaluate(SHOWN_AXIS_LABELS % "fault_mix"))
+            weekly = sorted((d["utcyearmonthdatehoursminutes_week"], d["family"], d["n"])
+                            for d in _drawn(b, "fault_mix", "rect", "sum_n"))
+            assert weekly == sorted((int(r.week.timestamp() * 1000), r.family, r.n)
+                                    for r in alone.fault_mix.itertuples()), logbook
+            assert _notes(b, "outcomes") == (
+                ["No dated interventions in this logbook"] if alone.outcomes.empty else
+                ["No failure followed an intervention"] if alone.outcomes["median_h"].isna().all()
+                else [])
+            assert _notes(b, "fault_mix") == sorted(
+                [*(["No faults in this logbook"] if alone.pareto.empty else []),
+                 *(["No dated fault labels in this logbook"] if alone.fault_mix.empty else [])])
+            assert b.evaluate(LEGEND % "outcomes") == [
+                o for o in ("held", "recurred", "censored") if o in set(alone.outcomes["outcome"])]
+            assert b.evaluate(LEGEND % "fault_mix") == [  # the taxonomy's order
+                f for f in families.colours() if f in set(alone.pareto["family"])]
+            sizes.add(b.evaluate("""['outcomes', 'fault_mix'].map(name => {
+                const box = document.querySelector('#chart-' + name + ' svg')
+                  .getBoundingClientRect();
+                return [box.width, box.height]; }).flat().join()"""))
+            seen["outcomes"] |= set(shares)
+            seen["pareto"] |= {bar[:3] for bar in pareto}
+            seen["weekly"] |= set(weekly)
+            seen["notes"] |= set(_notes(b, "outcomes") + _notes(b, "fault_mix"))
+        assert all(len(found) > 1 for found in seen.values()), seen
+        assert len(sizes) == 1 and b.errors() == [] and b.evaluate(AXIS_OVERLAPS) == []
 
 
 def test_the_notes_reported_rate_is_shown_and_priced(tmp_path, shared):

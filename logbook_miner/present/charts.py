@@ -8,6 +8,9 @@ time scale is a `utc` scale, so a reader in any zone sees the logbook's dates.
 
 from __future__ import annotations
 
+import json
+from collections.abc import Iterable
+
 import altair as alt
 import pandas as pd
 
@@ -18,17 +21,20 @@ OUTCOMES = {"held": "#4e9a5a", "recurred": "#d62728", "censored": "#b5b5b5"}
 MARKER_SHAPES = {"failure": "triangle-down", "restart": "circle", "failure + restart": "diamond"}
 SELECTED = "selected_id"  # Vega signal the page sets to highlight one entry
 LOGBOOK = "logbook"  # Vega signal the page's logbook selector sets, on charts of one logbook
+PICKED = f"datum.logbook === {LOGBOOK}"  # the filter of a chart of one logbook
 MAX_SUBTITLE_LINES = 6  # per-logbook MTBF lines under the cumulative chart's title
 
 
 def family_colour(present: pd.Series | None = None, title: str | None = "Fault family",
-                  legend: bool = True) -> alt.Color:
-    """The one family -> colour scale (the taxonomy's); the legend lists those in `present`."""
+                  legend: bool | alt.Legend = True) -> alt.Color:
+    """The one family -> colour scale (the taxonomy's); the legend lists those in `present`,
+    unless given as a whole (`drawn_legend`)."""
     colours = families.colours()
-    values = [f for f in colours if present is None or f in set(present)]
+    if legend is True:
+        legend = alt.Legend(values=[f for f in colours if present is None or f in set(present)])
     return alt.Color("family:N", title=title,
                      scale=alt.Scale(domain=list(colours), range=list(colours.values())),
-                     legend=alt.Legend(values=values) if legend else None)
+                     legend=None if legend is False else legend)
 
 
 def utc(df: pd.DataFrame, *columns: str) -> pd.DataFrame:
@@ -55,6 +61,50 @@ def empty(title: str, message: str, width: int = WIDTH, height: int = 90) -> alt
     return alt.Chart(pd.DataFrame({"message": [message]})).mark_text(
         fontSize=15, color="#666", fontStyle="italic",
     ).encode(text="message:N").properties(title=title, width=width, height=height)
+
+
+# --- charts of one logbook: the page's selector picks it, no figure pools logbooks ---------
+
+def of_picked(chart: alt.Chart) -> alt.Chart:
+    """The chart's rows of the logbook the `logbook` signal names."""
+    return chart.transform_filter(PICKED)
+
+
+def following(chart: alt.TopLevelMixin, shown: str | None) -> alt.TopLevelMixin:
+    """Declare the `logbook` signal (the page sets it on every chart declaring it), at `shown`."""
+    return chart.add_params(alt.param(name=LOGBOOK, value=shown))
+
+
+def note(text: str, logbooks: Iterable[str]) -> alt.Chart:
+    """An italic note, drawn while the picked logbook is one of `logbooks` (why it is empty)."""
+    data = pd.DataFrame({"logbook": list(logbooks), "m": text})
+    return of_picked(alt.Chart(data).mark_text(fontStyle="italic", color="#666")
+                     .encode(text="m:N"))
+
+
+def without(df: pd.DataFrame, logbooks: list[str]) -> list[str]:
+    """The logbooks with no row in `df`."""
+    return [lb for lb in logbooks if lb not in set(df["logbook"])]
+
+
+def rank_within(df: pd.DataFrame, key: str) -> pd.Series:
+    """Each row's place among its logbook's `key` values, in the frame's order."""
+    return df.groupby("logbook")[key].transform(lambda s: pd.factorize(s)[0])
+
+
+def most_per_logbook(df: pd.DataFrame, key: str) -> int:
+    """How many `key` values the largest logbook has: a chart of one logbook sized for all."""
+    return int(df.groupby("logbook")[key].nunique().max())
+
+
+def drawn_legend(df: pd.DataFrame, field: str, order: list[str]) -> alt.Legend:
+    """A legend of what is drawn: the picked logbook's values of `field`, in `order`, and no
+    title where it draws none."""
+    per_logbook = {lb: [v for v in order if v in set(group[field])]
+                   for lb, group in df.groupby("logbook")}
+    values = f"{json.dumps(per_logbook)}[{LOGBOOK}] || []"
+    return alt.Legend(values=alt.ExprRef(expr=values),
+                      titleOpacity=alt.ExprRef(expr=f"length({values}) ? 1 : 0"))
 
 
 def timeline(markers: pd.DataFrame, runs: pd.DataFrame, lanes: list[str]) -> alt.Chart:
@@ -162,16 +212,15 @@ def reliability(families: pd.DataFrame, logbooks: list[str], shown: str | None) 
     if families.empty:
         return empty("Reliability per fault family", "No failures recorded")
     df = families.assign(label=families["family"] + " (" + families["failures"].astype(str) + ")",
-                         order=families.groupby("logbook").cumcount())
-    rows = int(df["logbook"].value_counts().max())
-    picked = f"datum.logbook === {LOGBOOK}"
+                         order=rank_within(families, "family"))
+    rows = most_per_logbook(df, "family")
 
     def panel(field: str, title: str, scale: alt.Scale, first: bool = False,
               axis: alt.Axis | None = None, extra: tuple = ()) -> alt.LayerChart:
         y = alt.Y("label:N", sort=alt.EncodingSortField("order"), title=None,
                   axis=alt.Axis(labels=first, ticks=first))
         x = {"title": title, "scale": scale, "axis": axis or alt.Axis()}
-        base = alt.Chart(df).transform_filter(picked).encode(y=y, color=family_colour(legend=False))
+        base = of_picked(alt.Chart(df)).encode(y=y, color=family_colour(legend=False))
         ci = base.mark_rule(strokeWidth=2).encode(
             x=alt.X(f"{field}_low:Q", **x), x2=f"{field}_high:Q",
         ).transform_filter(f"isValid(datum.{field}_low) && isValid(datum.{field}_high)")
@@ -183,55 +232,60 @@ def reliability(families: pd.DataFrame, logbooks: list[str], shown: str | None) 
         ).transform_filter(f"isValid(datum.{field})")
         return alt.layer(ci, point, *extra).properties(width=250, height=max(60, 34 * rows))
 
-    def note(text: str, where: pd.DataFrame | None = None) -> alt.Chart:
-        data = pd.DataFrame({"m": [text]}) if where is None else where.assign(m=text)
-        chart = alt.Chart(data).mark_text(fontStyle="italic", color="#666").encode(text="m:N")
-        return chart if where is None else chart.transform_filter(picked)
-
-    without = pd.DataFrame({"logbook": [lb for lb in logbooks if lb not in set(df["logbook"])]})
     one = alt.Chart(pd.DataFrame({"x": [1.0]})).mark_rule(strokeDash=[4, 3], color="#555")
     untimed = df.groupby("logbook")["mttr"].apply(lambda m: m.isna().all())
-    return alt.hconcat(
+    return following(alt.hconcat(
         panel("mtbf", "MTBF (hours, log scale)", alt.Scale(type="log"), first=True,
-              extra=(note("No dated stops in this logbook", without),)),
+              extra=(note("No dated stops in this logbook", without(df, logbooks)),)),
         panel("mttr", "MTTR (hours)", alt.Scale(zero=True),
-              extra=(note("No timed repairs", untimed[untimed].index.to_frame(index=False)),)),
+              extra=(note("No timed repairs", untimed[untimed].index),)),
         # a fixed domain: one family with one gap has no interval, and a one-point log
         # domain would stack every tick label on the same spot
         panel("shape", "Weibull shape (1 = random)",
               alt.Scale(type="log", domain=[0.1, 10], clamp=True),
               axis=alt.Axis(values=[0.1, 0.2, 0.5, 1, 2, 5, 10]),
               extra=(one.encode(x="x:Q"),)),
-    ).add_params(alt.param(name=LOGBOOK, value=shown)).properties(
+    ), shown).properties(
         title=alt.Title("Reliability per fault family",
                         subtitle="Of the logbook picked in the header. Dots: estimate; bars: 95% "
                                  "confidence interval; (n) = dated stops"))
 
 
-def outcomes(df: pd.DataFrame, horizon_hours: float) -> alt.Chart:
-    """Share of interventions that held, saw the fault recur, or ran out of logbook."""
+def outcomes(df: pd.DataFrame, horizon_hours: float, logbooks: list[str],
+             shown: str | None) -> alt.Chart:
+    """Share of interventions that held, saw the fault recur, or ran out of logbook.
+
+    Of the logbook the `logbook` signal picks (`shown` first): a code's uses in unrelated
+    jobs are not one sample, so no share pools logbooks.
+    """
     title = alt.Title("What happened after each intervention",
-                      subtitle=f"Held: no failure within {horizon_hours:,.0f} h; "
-                               "censored: the logbook ends sooner")
+                      subtitle=f"Of the logbook picked in the header. Held: no failure within "
+                               f"{horizon_hours:,.0f} h; censored: the logbook ends sooner")
     if df.empty:
         return empty(title, "No dated interventions recorded")
     df = df.assign(label=df["code"] + " (" + df["total"].astype(int).astype(str) + ")")
-    order = list(dict.fromkeys(df["label"]))
+    # most uses first, then by code: the same label sorts the same in every logbook
+    order = df.sort_values(["total", "code"], ascending=[False, True])["label"].unique().tolist()
+    height = max(60, 26 * most_per_logbook(df, "code"))
     y = alt.Y("label:N", sort=order, title=None)
-    shares = alt.Chart(df).mark_bar().encode(
+    shares = of_picked(alt.Chart(df)).mark_bar(size=18).encode(
         x=alt.X("share:Q", title="Share of interventions", axis=alt.Axis(format="%"),
                 stack="normalize"),
         y=y, color=alt.Color("outcome:N", title="Outcome", scale=alt.Scale(
-            domain=list(OUTCOMES), range=list(OUTCOMES.values()))),
+            domain=list(OUTCOMES), range=list(OUTCOMES.values())),
+            legend=drawn_legend(df, "outcome", list(OUTCOMES))),
         order=alt.Order("outcome:N"),
         tooltip=["code:N", "outcome:N", "n:Q", alt.Tooltip("share:Q", format=".0%")],
-    ).properties(width=320, height=max(60, 26 * len(order)))
-    timed = df.drop_duplicates("code").dropna(subset=["median_h"])
+    )
+    shares = alt.layer(shares, note("No dated interventions in this logbook",
+                                    without(df, logbooks))).properties(width=320, height=height)
+    timed = df.drop_duplicates(["logbook", "code"]).dropna(subset=["median_h"])[
+        ["logbook", "code", "label", "min_h", "q1_h", "median_h", "q3_h", "max_h", "timed"]]
     hours = alt.X("min_h:Q", title="Hours to the next failure (log scale)",
                   scale=alt.Scale(type="log"))
-    base = alt.Chart(timed).encode(y=alt.Y("label:N", sort=order, title=None,
-                                           axis=alt.Axis(labels=False, ticks=False)),
-                                   color=alt.value("#555"))
+    base = of_picked(alt.Chart(timed)).encode(
+        y=alt.Y("label:N", sort=order, title=None, axis=alt.Axis(labels=False, ticks=False)),
+        color=alt.value("#555"))
     spread = alt.layer(
         base.mark_rule().encode(x=hours, x2="max_h:Q"),
         base.mark_bar(height=12, opacity=0.35).encode(x="q1_h:Q", x2="q3_h:Q"),
@@ -241,31 +295,48 @@ def outcomes(df: pd.DataFrame, horizon_hours: float) -> alt.Chart:
                      alt.Tooltip("median_h:Q", format=",.1f", title="Median hours"),
                      alt.Tooltip("min_h:Q", format=",.1f", title="Min hours"),
                      alt.Tooltip("max_h:Q", format=",.1f", title="Max hours")]),
-    ).properties(width=300, height=max(60, 26 * len(order)))
-    return alt.hconcat(shares, spread).resolve_scale(y="shared").properties(title=title)
+        note("No failure followed an intervention", without(timed, sorted(set(df["logbook"])))),
+    ).properties(width=300, height=height)
+    return following(alt.hconcat(shares, spread).resolve_scale(y="shared"), shown).properties(
+        title=title)
 
 
-def fault_mix(weekly: pd.DataFrame, pareto: pd.DataFrame) -> alt.Chart:
-    """Fault labels per week by family, and a Pareto of fault codes."""
+def fault_mix(weekly: pd.DataFrame, pareto: pd.DataFrame, logbooks: list[str],
+              shown: str | None) -> alt.Chart:
+    """Fault labels per week by family, and a Pareto of fault codes.
+
+    Of the logbook the `logbook` signal picks (`shown` first): weeks and codes of unrelated
+    jobs do not add up to anything, so no count pools logbooks.
+    """
+    title = alt.Title("Fault mix", subtitle="Of the logbook picked in the header")
     if pareto.empty:
         return empty("Fault mix", "No faults recorded")
+    colour = family_colour(legend=drawn_legend(pareto, "family", list(families.colours())))
     layers = []
     if not weekly.empty:
-        layers.append(alt.Chart(utc(weekly, "week")).mark_bar().encode(
+        bars = of_picked(alt.Chart(utc(weekly, "week"))).mark_bar().encode(
             x=alt.X("week:T", title="Week (UTC)", timeUnit="utcyearweek",
                     axis=alt.Axis(format="%Y-%m-%d", labelAngle=0, labelOverlap=True)),
             y=alt.Y("sum(n):Q", title="Fault labels per week"),
-            color=family_colour(pareto["family"]),
+            color=colour,
             tooltip=["family:N", utc_tooltip("week", None, "%Y-%m-%d"), "n:Q"],
-        ).properties(width=340, height=240, title="Per week (dated entries)"))
-    order = pareto["code"].tolist()
-    x = alt.X("code:N", sort=order, title=None, axis=alt.Axis(labelAngle=-40, labelLimit=160))
-    bars = alt.Chart(pareto).mark_bar().encode(
-        x=x, y=alt.Y("n:Q", title="Entries with the fault"), color=family_colour(pareto["family"]),
+        )
+        layers.append(alt.layer(bars, note("No dated fault labels in this logbook",
+                                           without(weekly, logbooks)))
+                      .properties(width=340, height=240, title="Per week (dated entries)"))
+    codes = most_per_logbook(pareto, "code")
+    x = alt.X("code:N", sort=alt.EncodingSortField("order", op="min"), title=None,
+              axis=alt.Axis(labelAngle=-90, labelLimit=160))
+    base = of_picked(alt.Chart(pareto.assign(order=rank_within(pareto, "code"))))
+    bars = base.mark_bar(size=18).encode(
+        x=x, y=alt.Y("n:Q", title="Entries with the fault"), color=colour,
         tooltip=["code:N", "n:Q", alt.Tooltip("cumulative:Q", format=".0%")])
-    line = alt.Chart(pareto).mark_line(point=True, color="#333").encode(
+    line = base.mark_line(point=True, color="#333").encode(
         x=x, y=alt.Y("cumulative:Q", title="Cumulative share", axis=alt.Axis(format="%"),
                      scale=alt.Scale(domain=[0, 1])))
-    layers.append(alt.layer(bars, line).resolve_scale(y="independent").properties(
-        width=max(300, 26 * len(order)), height=240, title="Pareto of fault codes (all entries)"))
-    return alt.hconcat(*layers).properties(title="Fault mix")
+    layers.append(alt.layer(bars, line, note("No faults in this logbook",
+                                             without(pareto, logbooks)))
+                  .resolve_scale(y="independent")
+                  .properties(width=max(300, 26 * codes), height=240,
+                              title="Pareto of fault codes (all entries)"))
+    return following(alt.hconcat(*layers), shown).properties(title=title)

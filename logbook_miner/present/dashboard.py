@@ -41,8 +41,10 @@ CHARTS: dict[str, Callable[[DashboardData, dict], alt.TopLevelMixin]] = {
     "timeline": lambda d, _: charts.timeline(d.markers, d.runs, d.logbooks),
     "cumulative": lambda d, _: charts.cumulative(d.cumulative, d.mtbf_by_logbook),
     "reliability": lambda d, _: charts.reliability(d.families, d.logbooks, default_logbook(d)),
-    "outcomes": lambda d, _: charts.outcomes(d.outcomes, d.outcome_hours),
-    "fault_mix": lambda d, _: charts.fault_mix(d.fault_mix, d.pareto),
+    "outcomes": lambda d, _: charts.outcomes(d.outcomes, d.outcome_hours, d.logbooks,
+                                             default_logbook(d)),
+    "fault_mix": lambda d, _: charts.fault_mix(d.fault_mix, d.pareto, d.logbooks,
+                                               default_logbook(d)),
     "metrics": lambda d, _: charts_training.training_metrics(
         d.metrics, d.markers[d.markers["kind"] != "restart"]),
     "cost": lambda d, layout: charts_training.cost_simulator(

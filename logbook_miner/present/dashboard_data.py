@@ -54,11 +54,11 @@ class DashboardData:
     runs: pd.DataFrame
     cumulative: pd.DataFrame
     mtbf_by_logbook: pd.DataFrame
-    families: pd.DataFrame
-    outcomes: pd.DataFrame
+    families: pd.DataFrame  # per logbook and family: no frame below sums logbooks
+    outcomes: pd.DataFrame  # per logbook, intervention code and verdict
     outcome_hours: float
-    fault_mix: pd.DataFrame
-    pareto: pd.DataFrame
+    fault_mix: pd.DataFrame  # per logbook, week and family
+    pareto: pd.DataFrame  # per logbook and fault code
     metrics: pd.DataFrame
     ledger: pd.DataFrame
 

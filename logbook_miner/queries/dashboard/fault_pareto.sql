@@ -1,12 +1,14 @@
--- Which fault codes account for most of the faulty entries (dated or not)?
+-- Per logbook, which fault codes account for most of its faulty entries (dated or not)?
+-- Counted and accumulated within each logbook, never across logbooks.
 -- reads: labels, dash_entries
 WITH counts AS (
-    SELECT code, split_part(code, '.', 1) AS family, count(DISTINCT (l.logbook, l.seq)) AS n
+    SELECT l.logbook, code, split_part(code, '.', 1) AS family, count(DISTINCT l.seq) AS n
     FROM labels l JOIN dash_entries d USING (logbook, seq)
     WHERE l.kind = 'fault'
-    GROUP BY code
+    GROUP BY l.logbook, code
 )
-SELECT code, family, n,
-       sum(n) OVER (ORDER BY n DESC, code ROWS UNBOUNDED PRECEDING) / sum(n) OVER () AS cumulative
+SELECT logbook, code, family, n,
+       sum(n) OVER (PARTITION BY logbook ORDER BY n DESC, code ROWS UNBOUNDED PRECEDING)
+           / sum(n) OVER (PARTITION BY logbook) AS cumulative
 FROM counts
-ORDER BY n DESC, code;
+ORDER BY logbook, n DESC, code;
