@@ -4,7 +4,7 @@ All knowledge lives in data: `data/taxonomy.yaml` holds each code's spaCy
 token patterns and phrase lists, `data/context.yaml` the ConText triggers
 that stop a cue from counting (negated, hypothetical, another project's,
 general advice). This module only wires them into one spaCy pipeline
-(blank English + sentencizer + two span rulers, see patterns.AnchoredRuler, +
+(blank English + sentencizer + one span ruler for both files, see ruler.AnchoredRuler, +
 the "context" component, which writes on each cue span `span._.context`: the
 trigger and category that drop it, or None), so it can be built once and run
 with `nlp.pipe` over many entries; `Classifier().nlp(text)` shows every decision.
@@ -167,17 +167,15 @@ class Classifier:
         self.rules[context.RECURRENCE] = _Rule(
             code=context.RECURRENCE, kind=FAULT, source="context:recurrence", confidence=0.7,
             unless=frozenset(), inside=frozenset())
-        self._ruler("taxonomy_ruler", SPANS_KEY, patterns + self.recurrence.patterns)
+        ruler = self.nlp.add_pipe("anchored_span_ruler", name="rulers",
+                                  config={"spans_key": SPANS_KEY})
+        ruler.add_patterns(patterns + self.recurrence.patterns)
         rules, context_patterns = context.load_rules(context_path or CONTEXT_PATH)
+        ruler.add_patterns(context_patterns, spans_key=context.SPANS_KEY)
         self.plan_titles = context.load_plan_titles(context_path or CONTEXT_PATH)
-        self._ruler("context_ruler", context.SPANS_KEY, context_patterns)
         kinds = {rule.code: rule.kind for rule in self.rules.values()}
         self.context = self.nlp.add_pipe(
             "context", config={"cues_key": SPANS_KEY}).configure(rules, kinds)
-
-    def _ruler(self, name: str, key: str, patterns: list[dict]) -> None:
-        ruler = self.nlp.add_pipe("anchored_span_ruler", name=name, config={"spans_key": key})
-        ruler.add_patterns(patterns)
 
     def classify(self, entries: Iterable[Entry]) -> list[LabelledEntry]:
         """Label a logbook's entries (all of them at once, so the logbook's own model is known)."""
