@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
+import random
 import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+import spacy
 import yaml
 
 from logbook_miner.label.classifier import Classifier, load_taxonomy, normalise
@@ -241,6 +243,21 @@ def test_normalise_maps_back_to_the_original_offsets() -> None:
     assert [text[where[i]] for i, ch in enumerate(flat) if not ch.isspace()] == [
         ch for ch in text if not ch.isspace()
     ]
+
+
+def test_tokens_are_spacys_without_the_whitespace_special_cases(classifier: Classifier) -> None:
+    """Dropping spaCy's " ", "\\t" and "\\n" special cases (they stop its cache) splits
+    no text otherwise, whatever its whitespace."""
+    plain = spacy.blank("en").tokenizer
+    ours = Classifier().nlp.tokenizer
+    ours.rules = plain.rules
+    pieces = [" ", "  ", "\n", "\t", "\xa0", "\u2003", " \n", "\r\n", "\n\n", "a", "(x)",
+              "don't", "e.g.", "node-3", "\\n", ":)", "\u2014", "'s", "U.S.", "Jan."]
+    rng = random.Random(0)
+    for _ in range(2000):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randint(1, 12)))
+        assert [(t.text, t.idx, t.norm_) for t in classifier.nlp.tokenizer(text)] == [
+            (t.text, t.idx, t.norm_) for t in ours(text)], repr(text)
 
 
 def test_metrics_are_attached(classifier: Classifier) -> None:
