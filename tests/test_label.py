@@ -260,6 +260,25 @@ def test_tokens_are_spacys_without_the_whitespace_special_cases(classifier: Clas
             (t.text, t.idx, t.norm_) for t in ours(text)], repr(text)
 
 
+def test_sentence_starts_are_the_sentencizers_and_each_line_ends(classifier: Classifier) -> None:
+    """The "sentences" component sets what spaCy's sentencizer, then a sentence start after
+    each whitespace token holding a line end, set (token by token, the reference here)."""
+    reference = spacy.blank("en")
+    reference.tokenizer = classifier.nlp.tokenizer
+    reference.add_pipe("sentencizer")
+    pieces = [" ", "\n", "\t", ".", "!", "?", "...", "a", "b", ")", "(", '"', "。", "?!", "\n\n",
+              "e.g.", "-", ":", "—", "1.", "!!"]
+    rng = random.Random(0)
+    for _ in range(2000):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 30)))
+        expected = reference(text)
+        for token in expected[:-1]:
+            if token.is_space and "\n" in token.text:
+                expected[token.i + 1].is_sent_start = True
+        ours = classifier.nlp(text)
+        assert [t.is_sent_start for t in ours] == [t.is_sent_start for t in expected], repr(text)
+
+
 def test_metrics_are_attached(classifier: Classifier) -> None:
     entry = Entry(seq=1, heading="x", text="we lost 7.3h of work, iteration 31214")
     [labelled] = classifier.classify([entry])

@@ -114,8 +114,7 @@ def _patterns() -> list[dict]:
 
 def _nlp(factory: str, config: dict) -> Language:
     nlp = spacy.blank("en")
-    nlp.add_pipe("sentencizer")
-    nlp.add_pipe("line_sentences")
+    nlp.add_pipe("sentences")
     nlp.add_pipe(factory, config=config).add_patterns(_patterns())
     return nlp
 

@@ -4,10 +4,11 @@ All knowledge lives in data: `data/taxonomy.yaml` holds each code's spaCy
 token patterns and phrase lists, `data/context.yaml` the ConText triggers
 that stop a cue from counting (negated, hypothetical, another project's,
 general advice). This module only wires them into one spaCy pipeline
-(blank English + sentencizer + one span ruler for both files, see ruler.AnchoredRuler, +
-the "context" component, which writes on each cue span `span._.context`: the
-trigger and category that drop it, or None), so it can be built once and run
-with `nlp.pipe` over many entries; `Classifier().nlp(text)` shows every decision.
+(blank English + sentence starts, see sentences.py + one span ruler for both
+files, see ruler.AnchoredRuler + the "context" component, which writes on
+each cue span `span._.context`: the trigger and category that drop it, or
+None), so it can be built once and run with `nlp.pipe` over many entries;
+`Classifier().nlp(text)` shows every decision.
 """
 
 from __future__ import annotations
@@ -18,11 +19,9 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-import numpy as np
 import spacy
 import yaml
-from spacy.attrs import IS_SPACE, ORTH
-from spacy.language import Language
+from spacy.attrs import ORTH
 from spacy.tokens import Doc
 
 from ..models import FAULT, INTERVENTION, Entry, Label, LabelledEntry
@@ -31,6 +30,7 @@ from . import context
 from .numbers import mine
 from .rates import mine_rates
 from .ruler import optimise  # also registers the "anchored_span_ruler" factory
+from .sentences import sentences  # noqa: F401 (registers the "sentences" component)
 
 TAXONOMY_PATH = DATA / "taxonomy.yaml"
 CONTEXT_PATH = DATA / "context.yaml"
@@ -132,15 +132,6 @@ def _useful_special_cases(rules: dict[str, list[dict]]) -> dict[str, list[dict]]
             if text.strip() or tokens != [{ORTH: text}]}
 
 
-@Language.component("line_sentences")
-def line_sentences(doc: Doc) -> Doc:
-    """Start a sentence after each hard line break: log lines have no full stops."""
-    for i in np.flatnonzero(doc.to_array(IS_SPACE)[:-1]).tolist():
-        if "\n" in doc[i].text:
-            doc[i + 1].is_sent_start = True
-    return doc
-
-
 class Classifier:
     """Labels entries with taxonomy codes; build once, then call `classify` on batches."""
 
@@ -158,8 +149,7 @@ class Classifier:
         # spaCy's 1M-character cap guards parser/NER memory; rule matching on a blank
         # pipeline is linear, and a logbook entry (a pasted log) may be longer.
         self.nlp.max_length = 100_000_000
-        self.nlp.add_pipe("sentencizer")
-        self.nlp.add_pipe("line_sentences")
+        self.nlp.add_pipe("sentences")  # sentencizer's starts and line ends (sentences.py)
         self.rules: dict[str, _Rule] = {}
         patterns = []
         for code, spec in _read_taxonomy(taxonomy_path)["codes"].items():
