@@ -13,6 +13,7 @@ import pytest
 import spacy
 import yaml
 
+from logbook_miner.label import classifier as classifier_module
 from logbook_miner.label.classifier import Classifier, load_taxonomy, normalise
 from logbook_miner.models import FAULT, INTERVENTION, Entry, LabelledEntry
 from logbook_miner.read import read
@@ -243,6 +244,33 @@ def test_normalise_maps_back_to_the_original_offsets() -> None:
     assert [text[where[i]] for i, ch in enumerate(flat) if not ch.isspace()] == [
         ch for ch in text if not ch.isspace()
     ]
+
+
+def _normalise_every_run(text: str) -> tuple[str, list[int]]:
+    """normalise's specification, run by run: each whitespace run becomes one character,
+    a line end if _hard_break says so; a word is cut by a space every 100 characters."""
+    parts, where, last = [], [], 0
+    for m in [*re.finditer(r"\s+", text), None]:
+        end = m.start() if m else len(text)
+        for cut in range(last, end, 100):
+            parts += [" "] if cut > last else []
+            where += [cut] if cut > last else []
+            parts.append(text[cut:min(cut + 100, end)])
+            where.extend(range(cut, min(cut + 100, end)))
+        if m:
+            parts.append("\n" if classifier_module._hard_break(text, m) else " ")
+            where.append(m.start())
+            last = m.end()
+    return "".join(parts), [*where, len(text)]
+
+
+def test_normalise_changes_each_whitespace_run_and_long_word() -> None:
+    rng = random.Random(0)
+    pieces = [" ", "  ", "\n", "\t", "\xa0", " \n", "\r\n", "\n\n", "a", "word,", "end.", "-",
+              "A", "x" * 150, "y" * 100, "z" * 101, "\u3000", "\x0c"]
+    for _ in range(3000):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 20)))
+        assert normalise(text) == _normalise_every_run(text), repr(text)
 
 
 def test_tokens_are_spacys_without_the_whitespace_special_cases(classifier: Classifier) -> None:

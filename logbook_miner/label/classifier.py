@@ -37,10 +37,11 @@ CONTEXT_PATH = DATA / "context.yaml"
 SPANS_KEY = "taxonomy"
 FIELDS = ("heading", "text")
 KINDS = (FAULT, INTERVENTION)
-_WHITESPACE = re.compile(r"\s+")
 _SOFT_BEFORE = ",-(/+%&"  # a line ending in these stopped mid-sentence
 _WRAP_WIDTH = 60  # characters: a shorter line ended on purpose
 _MAX_WORD = 100  # characters: a longer run without whitespace is cut before tokenizing
+# what normalise changes: a whitespace run other than one space, a word longer than _MAX_WORD
+_TO_CHANGE = re.compile(rf"\s{{2,}}|[^\S ]|\S{{{_MAX_WORD + 1},}}")
 _PIECE_CHARS = 200_000  # characters of a field tokenized at once
 _HYPHEN_INFIX = "(?:-|–|—|--|---|——|~)"  # spaCy English: split words at these between letters
 _DASH_INFIX = "(?:–|—|--|---|——|~)"  # ours: a dash still splits, a hyphen does not
@@ -97,13 +98,17 @@ def normalise(text: str) -> tuple[str, list[int]]:
     parts: list[str] = []
     where: list[int] = []
     last = 0
-    for m in _WHITESPACE.finditer(text):
-        _add_word(parts, where, text, last, m.start())
-        parts.append("\n" if _hard_break(text, m) else " ")
-        where.append(m.start())
+    for m in _TO_CHANGE.finditer(text):  # a single space, most runs, stays as it is
+        parts.append(text[last:m.start()])
+        where.extend(range(last, m.start()))
+        if m.group().isspace():
+            parts.append("\n" if _hard_break(text, m) else " ")
+            where.append(m.start())
+        else:
+            _add_word(parts, where, text, m.start(), m.end())
         last = m.end()
-    _add_word(parts, where, text, last, len(text))
-    where.append(len(text))
+    parts.append(text[last:])
+    where.extend(range(last, len(text) + 1))
     return "".join(parts), where
 
 
