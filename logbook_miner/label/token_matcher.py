@@ -98,15 +98,20 @@ class _Pattern:
 
 
 class _Columns(dict):
-    """A doc's values of the attributes the specs test (attr id -> list), read at once."""
+    """A doc's values of the attributes the specs test (attr id -> list), read at once and
+    made Python lists on first use (most docs need only LOWER and ORTH)."""
 
     def __init__(self, doc: Doc, attrs: list[int]) -> None:
         super().__init__()
-        if attrs:
-            table = doc.to_array(attrs).reshape(len(doc), len(attrs))  # 1-D for a single attr
-            self.update(zip(attrs, table.T.tolist(), strict=True))
         self.n = len(doc)
+        table = doc.to_array(attrs) if attrs else None
+        self._table = None if table is None else table.reshape(self.n, len(attrs))  # 1-D for one
+        self._column = {attr: i for i, attr in enumerate(attrs)}
         self._distinct: dict[int, set[int]] = {}
+
+    def __missing__(self, attr: int) -> list[int]:
+        values = self[attr] = self._table[:, self._column[attr]].tolist()
+        return values
 
     def distinct(self, attr: int) -> set[int]:
         """The values of `attr` in the doc."""
