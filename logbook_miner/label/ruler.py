@@ -1,16 +1,17 @@
-"""Make token patterns from the YAML data cheap to match.
+"""Make patterns from the YAML data cheap to match.
 
 The data files write word forms as readable anchored regexes
 (`^restart(ed|ing|s)?$`). spaCy evaluates a REGEX predicate in Python for
 every token, but an IN predicate is a set lookup, so each regex that denotes a
-small finite set of words is expanded into that set before the matcher sees
-it. Matching is unchanged; the classifier gets several times faster.
+small finite set of words is expanded into that set (`optimise`).
 
-The rest of the cost is spaCy's Matcher trying every pattern at every token.
-`AnchoredRuler` (the "anchored_span_ruler" pipe) runs each token pattern only
-on the few windows around a word the pattern requires, and `clue` gives the
-literal text a regex requires, so that a substring test can skip it (also
-used by metrics.py). Both find exactly what the plain matchers find.
+`AnchoredRuler` (the "anchored_span_ruler" pipe) is spaCy's span ruler with
+the token patterns matched by `token_matcher.TokenMatcher`, only from the
+words each pattern requires. For the regexes run on raw text (numbers.py,
+rates.py), `clue` gives the literal text every match contains, so that a
+substring test skips a regex that cannot match, and `starts` the literal text
+every match begins with, so that a case-sensitive search finds where one can
+start. All of them find exactly what the plain matchers find.
 """
 
 from __future__ import annotations
@@ -125,6 +126,56 @@ def clue(regex: str) -> frozenset[str] | None:
         return _clue(list(sre_parse.parse(regex)))
     except re.error:
         return None
+
+
+_ZERO_WIDTH = (sre.AT, sre.ASSERT, sre.ASSERT_NOT)
+_REPEATS = (sre.MAX_REPEAT, sre.MIN_REPEAT, sre.POSSESSIVE_REPEAT)
+_MAX_STARTS = 64
+
+
+def _starts(nodes: list) -> tuple[frozenset[str], bool]:
+    """(strings, whole): every match of the parsed regex `nodes` begins with one of the
+    strings; `whole` if each string is a whole match, so that what follows extends it."""
+    out = frozenset({""})
+    for op, av in nodes:
+        if op in _ZERO_WIDTH:
+            continue  # consumes nothing
+        if op is sre.LITERAL:
+            out = frozenset(p + chr(av) for p in out)
+            continue
+        if op is sre.BRANCH:
+            parts, whole = [_starts(branch) for branch in av[1]], True
+        elif op is sre.SUBPATTERN and not (av[1] or av[2]):  # no flags changed inside
+            parts, whole = [_starts(av[-1])], True
+        elif op in _REPEATS and av[0] >= 1:
+            parts, whole = [_starts(av[2])], False
+        else:
+            return out, False
+        whole = whole and all(w for _, w in parts)
+        longer = frozenset(p + q for p in out for found, _ in parts for q in found)
+        if len(longer) > _MAX_STARTS:
+            return out, False
+        out = longer
+        if not whole:
+            return out, False
+    return out, True
+
+
+def starts(regex: str, shortest: int = 2) -> frozenset[str] | None:
+    """Strings (lower case, ASCII) one of which every match of the case-insensitive `regex`
+    begins with, if each has `shortest` characters at least.
+
+    A match can then start only where one is in the text's lower case (for ASCII text),
+    which a case-sensitive search finds far faster than the regex tries every position.
+    """
+    try:
+        found, _ = _starts(list(sre_parse.parse(regex)))
+    except re.error:
+        return None
+    found = frozenset(s.lower() for s in found)
+    if found and min(map(len, found)) >= shortest and all(map(str.isascii, found)):
+        return found
+    return None
 
 
 class AnchoredRuler:
