@@ -18,7 +18,7 @@ from spacy.tokens import Doc
 from logbook_miner.label import context
 from logbook_miner.label.classifier import CONTEXT_PATH, TAXONOMY_PATH, normalise
 from logbook_miner.label.ruler import clue, expand, optimise
-from logbook_miner.label.token_matcher import TokenMatcher, Unsupported
+from logbook_miner.label.token_matcher import TokenMatcher, Unsupported, _any_of
 
 SAMPLES = [
     "Excluded gpu-st-p4d-35 from the hostfile and requeued; NCCL timeout on rank 12 before that.",
@@ -92,6 +92,17 @@ def test_token_matcher_finds_what_spacys_matcher_finds(patterns, tokens) -> None
         spacy_matcher.add(str(i), [pattern])
         ours.add(vocab.strings[str(i)], pattern)
     assert ours(doc) == {m for m in spacy_matcher(doc) if m[1] < m[2]}
+
+
+def test_a_new_word_is_tried_against_all_regexes_at_once() -> None:
+    """One search finds whether any REGEX of the specs can pass a word; regexes that mean
+    something else when joined (a back-reference, flags for the whole regex) are not joined."""
+    joined = _any_of([re.compile(r"^gpus?$"), re.compile(r"\d+x"), re.compile(r"(a|b)c")])
+    for word in ("gpu", "gpus", "agpu", "3x", "bc", "cb", ""):
+        assert bool(joined.search(word)) == any(
+            re.search(r, word) for r in (r"^gpus?$", r"\d+x", r"(a|b)c"))
+    assert _any_of([re.compile(r"(a)\1"), re.compile("b")]) is None
+    assert _any_of([re.compile("(?i)a"), re.compile("b")]) is None
 
 
 def test_token_matcher_refuses_what_it_does_not_implement() -> None:

@@ -30,6 +30,8 @@ import json
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from re import _constants as sre
+from re import _parser as sre_parse
 
 from spacy.attrs import IDS, SENT_START
 from spacy.lang.en.stop_words import STOP_WORDS
@@ -56,6 +58,7 @@ class _Index:
     attr: int
     words: frozenset[int] | None
     regex: _Test | None
+    pattern: re.Pattern | None  # the regex `regex` searches with
     rarity: tuple[int, int, int]  # lowest first: a short list of uncommon words is a good anchor
 
 
@@ -144,6 +147,8 @@ class TokenMatcher:
         # per attr: the requirements of each listed word, and those with a regex
         self._words: dict[int, dict[int, list[int]]] = {}
         self._regexes: dict[int, list[tuple[int, _Test]]] = {}
+        # per attr: one regex finding any of those, so that most new words need one search
+        self._any_regex: dict[int, re.Pattern | None] = {}
         # per attr: word -> the requirements it passes (filled on first sight of each word)
         self._lookup: dict[int, dict[int, frozenset[int]]] = {}
 
@@ -161,6 +166,7 @@ class TokenMatcher:
             self._scan.append(number)
         # words seen so far were looked up without this pattern
         self._lookup = {attr: {} for attr in self._words}
+        self._any_regex = {}  # joined again when first needed
 
     def _require(self, number: int, segment: int, index: _Index) -> None:
         r = len(self._requirements)
@@ -219,10 +225,11 @@ class TokenMatcher:
                 if kind == "NOT_IN":
                     return attr_id, _not_in(words), None
                 rarity = (0, sum(map(_common, arg)), len(words))
-                return attr_id, words.__contains__, _Index(attr_id, words, None, rarity)
+                return attr_id, words.__contains__, _Index(attr_id, words, None, None, rarity)
             if kind == "REGEX" and isinstance(arg, str):
-                test = _regex(re.compile(arg), self.strings)
-                return attr_id, test, _Index(attr_id, None, test, (1, 0, 0))
+                pattern = re.compile(arg)
+                test = _regex(pattern, self.strings)
+                return attr_id, test, _Index(attr_id, None, test, pattern, (1, 0, 0))
         raise Unsupported(f"{attr}: {value!r}")
 
     def __call__(self, doc: Doc) -> set[tuple[int, int, int]]:
@@ -252,7 +259,13 @@ class TokenMatcher:
 
     def _learn(self, attr: int, word: int) -> None:
         """Note the requirements on `attr` that `word` passes (run once per word)."""
-        passed = [r for r, regex in self._regexes.get(attr, ()) if regex(word)]
+        regexes = self._regexes.get(attr, ())
+        if attr not in self._any_regex:
+            self._any_regex[attr] = _any_of([self._requirements[r][2].pattern for r, _ in regexes])
+        any_regex = self._any_regex[attr]
+        if any_regex is not None and not any_regex.search(self.strings[word]):
+            regexes = ()
+        passed = [r for r, regex in regexes if regex(word)]
         for r in passed:
             self._accepted[r].add(word)
         self._lookup[attr][word] = frozenset(self._words[attr].get(word, [])).union(passed)
@@ -337,6 +350,29 @@ def _repeat(op: str | None) -> tuple[int, int | None]:
         if (low or high) and len(numbers) == bool(low) + bool(high) and numbers == sorted(numbers):
             return int(low or 0), int(high) if high else None
     raise Unsupported(f"OP {op!r}")
+
+
+def _any_of(patterns: list[re.Pattern]) -> re.Pattern | None:
+    """One regex that finds a match wherever one of `patterns` would, or None if joining
+    them could change what one means (a back-reference, flags set for the whole regex)."""
+    try:
+        if any(_refers_back(sre_parse.parse(p.pattern)) for p in patterns):
+            return None
+        return re.compile("|".join(f"(?:{p.pattern})" for p in patterns))
+    except re.error:
+        return None
+
+
+def _refers_back(nodes: Iterable) -> bool:
+    """True if the parsed regex `nodes` holds a back-reference to a group."""
+    for op, av in nodes:
+        if op in (sre.GROUPREF, sre.GROUPREF_EXISTS):
+            return True
+        subs = [x for x in (av if isinstance(av, tuple | list) else ()) for x in
+                (x if isinstance(x, list) else [x]) if isinstance(x, sre_parse.SubPattern)]
+        if any(_refers_back(sub) for sub in subs):
+            return True
+    return False
 
 
 def _common(word: str | int) -> bool:
