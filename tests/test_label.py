@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import json
+import random
 import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+import spacy
 import yaml
 
+from logbook_miner.label import classifier as classifier_module
 from logbook_miner.label.classifier import Classifier, load_taxonomy, normalise
 from logbook_miner.models import FAULT, INTERVENTION, Entry, LabelledEntry
 from logbook_miner.read import read
@@ -241,6 +244,67 @@ def test_normalise_maps_back_to_the_original_offsets() -> None:
     assert [text[where[i]] for i, ch in enumerate(flat) if not ch.isspace()] == [
         ch for ch in text if not ch.isspace()
     ]
+
+
+def _normalise_every_run(text: str) -> tuple[str, list[int]]:
+    """normalise's specification, run by run: each whitespace run becomes one character,
+    a line end if _hard_break says so; a word is cut by a space every 100 characters."""
+    parts, where, last = [], [], 0
+    for m in [*re.finditer(r"\s+", text), None]:
+        end = m.start() if m else len(text)
+        for cut in range(last, end, 100):
+            parts += [" "] if cut > last else []
+            where += [cut] if cut > last else []
+            parts.append(text[cut:min(cut + 100, end)])
+            where.extend(range(cut, min(cut + 100, end)))
+        if m:
+            parts.append("\n" if classifier_module._hard_break(text, m) else " ")
+            where.append(m.start())
+            last = m.end()
+    return "".join(parts), [*where, len(text)]
+
+
+def test_normalise_changes_each_whitespace_run_and_long_word() -> None:
+    rng = random.Random(0)
+    pieces = [" ", "  ", "\n", "\t", "\xa0", " \n", "\r\n", "\n\n", "a", "word,", "end.", "-",
+              "A", "x" * 150, "y" * 100, "z" * 101, "\u3000", "\x0c"]
+    for _ in range(3000):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 20)))
+        assert normalise(text) == _normalise_every_run(text), repr(text)
+
+
+def test_tokens_are_spacys_without_the_whitespace_special_cases(classifier: Classifier) -> None:
+    """Dropping spaCy's " ", "\\t" and "\\n" special cases (they stop its cache) splits
+    no text otherwise, whatever its whitespace."""
+    plain = spacy.blank("en").tokenizer
+    ours = Classifier().nlp.tokenizer
+    ours.rules = plain.rules
+    pieces = [" ", "  ", "\n", "\t", "\xa0", "\u2003", " \n", "\r\n", "\n\n", "a", "(x)",
+              "don't", "e.g.", "node-3", "\\n", ":)", "\u2014", "'s", "U.S.", "Jan."]
+    rng = random.Random(0)
+    for _ in range(2000):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randint(1, 12)))
+        assert [(t.text, t.idx, t.norm_) for t in classifier.nlp.tokenizer(text)] == [
+            (t.text, t.idx, t.norm_) for t in ours(text)], repr(text)
+
+
+def test_sentence_starts_are_the_sentencizers_and_each_line_ends(classifier: Classifier) -> None:
+    """The "sentences" component sets what spaCy's sentencizer, then a sentence start after
+    each whitespace token holding a line end, set (token by token, the reference here)."""
+    reference = spacy.blank("en")
+    reference.tokenizer = classifier.nlp.tokenizer
+    reference.add_pipe("sentencizer")
+    pieces = [" ", "\n", "\t", ".", "!", "?", "...", "a", "b", ")", "(", '"', "。", "?!", "\n\n",
+              "e.g.", "-", ":", "—", "1.", "!!"]
+    rng = random.Random(0)
+    for _ in range(2000):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 30)))
+        expected = reference(text)
+        for token in expected[:-1]:
+            if token.is_space and "\n" in token.text:
+                expected[token.i + 1].is_sent_start = True
+        ours = classifier.nlp(text)
+        assert [t.is_sent_start for t in ours] == [t.is_sent_start for t in expected], repr(text)
 
 
 def test_metrics_are_attached(classifier: Classifier) -> None:

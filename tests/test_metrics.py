@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from logbook_miner.label.numbers import mine
+from logbook_miner.label.ruler import starts
 from logbook_miner.models import Entry
 
 LOG_LINE = (
@@ -80,6 +83,34 @@ def test_the_substring_prefilter_skips_only_regexes_that_cannot_match() -> None:
         for p in _patterns():
             if p.regex.search(text):
                 assert p.clue is None or any(c in text.casefold() for c in p.clue), p.regex
+
+
+def test_a_regex_is_tried_only_where_a_match_can_start(shared) -> None:
+    """In ASCII text, numbers._finditer finds what finditer finds: on texts of the lines of
+    ../shared in which some metric regex matches, mixed, run together and in any case."""
+    from logbook_miner.label.numbers import _finditer, _patterns
+
+    lines = [line for path in sorted((shared / "logbooks" / "md").glob("*.md"))
+             for line in path.read_text(encoding="utf-8").splitlines()
+             if line.isascii() and any(p.regex.search(line) for p in _patterns())]
+    rng = random.Random(0)
+    found = 0
+    for _ in range(400):
+        text = rng.choice(["", " ", "\n"]).join(rng.sample(lines, 3))
+        text = "".join(c.swapcase() if rng.random() < 0.2 else c for c in text)
+        for p in _patterns():
+            expected = [m.span() for m in p.regex.finditer(text)]
+            assert [m.span() for m in _finditer(p, text, text.lower())] == expected, p.regex
+            found += len(expected)
+    assert len(lines) > 100 and found > 1000
+
+
+def test_literal_starts_of_a_regex() -> None:
+    assert starts(r"\b(?:restart(?:ed)?|resum(?:e|ed))\s+") == {"restart", "resume", "resumed"}
+    assert starts(r"(?<![\w-])--LR\s+\d") == {"--lr"}  # after zero-width assertions, lower case
+    assert starts(r"\bab+c") == {"ab"}  # a repeat ends the start
+    assert starts(r"\b(?:was|is)?\s*down") is None  # may start with a space
+    assert starts(r"x\d") is None and starts(r"(?-i:ab)c") is None and starts("éa") is None
 
 
 # Numbers that mean something else, in the real sentences of ../shared (issue 12).

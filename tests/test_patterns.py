@@ -1,4 +1,5 @@
-"""Pattern helpers: regex expansion, text clues, the anchored ruler against span_ruler."""
+"""Pattern helpers: regex expansion, text clues, the token matcher against spaCy's Matcher,
+the anchored ruler against span_ruler."""
 
 from __future__ import annotations
 
@@ -8,11 +9,16 @@ from pathlib import Path
 import pytest
 import spacy
 import yaml
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from spacy.language import Language
+from spacy.matcher import Matcher
+from spacy.tokens import Doc
 
 from logbook_miner.label import context
 from logbook_miner.label.classifier import CONTEXT_PATH, TAXONOMY_PATH, normalise
-from logbook_miner.label.ruler import anchor, clue, expand, optimise
+from logbook_miner.label.ruler import clue, expand, optimise
+from logbook_miner.label.token_matcher import TokenMatcher, Unsupported, _any_of
 
 SAMPLES = [
     "Excluded gpu-st-p4d-35 from the hostfile and requeued; NCCL timeout on rank 12 before that.",
@@ -51,10 +57,61 @@ def test_clue_never_rejects_a_match() -> None:
             assert any(c in text.casefold() for c in clue(regex))
 
 
-def test_anchor_prefers_a_rare_required_word() -> None:
-    pattern = [{"LOWER": {"IN": ["the", "a"]}, "OP": "?"}, {"LOWER": "to"}, {"LOWER": "fp16"}]
-    assert anchor(pattern) == (2, frozenset({"fp16"}), frozenset())
-    assert anchor([{"LIKE_NUM": True}]) == (None, frozenset(), frozenset())
+# Token patterns over a small vocabulary, with every operator and predicate kind we compile.
+WORDS = ["gpu", "GPU", "node", "3", "12", "the", "died", ",", "-", "Killed", "was", "x1"]
+SPECS = st.sampled_from([
+    {}, {"LOWER": "gpu"}, {"ORTH": "GPU"}, {"TEXT": ","}, {"LOWER": {"IN": ["node", "gpu"]}},
+    {"LOWER": {"NOT_IN": ["the", ","]}}, {"LOWER": {"REGEX": "^[a-z]+\\d$"}},
+    {"TEXT": {"REGEX": "^[A-Z]"}}, {"LIKE_NUM": True}, {"IS_PUNCT": False},
+    {"ORTH": "Killed", "IS_SENT_START": True}, {"IS_SENT_START": False, "LOWER": "was"},
+    {"LOWER": {"IN": ["died", "was"]}, "LIKE_NUM": False},
+])
+OPS = st.sampled_from([None, None, None, "?", "*", "+", "!", "{2}", "{0,2}", "{1,3}", "{2,}",
+                       "{,2}"])
+
+
+@st.composite
+def token_patterns(draw) -> list[dict]:
+    pattern = []
+    for _ in range(draw(st.integers(1, 4))):
+        spec, op = dict(draw(SPECS)), draw(OPS)
+        pattern.append({**spec, "OP": op} if op else spec)
+    return pattern
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(token_patterns(), min_size=1, max_size=3),
+       st.lists(st.tuples(st.sampled_from(WORDS), st.booleans()), max_size=14))
+def test_token_matcher_finds_what_spacys_matcher_finds(patterns, tokens) -> None:
+    """Every (key, start, end) spaCy returns, no more: all operators, predicates and anchors."""
+    vocab = spacy.blank("en").vocab
+    words = [w for w, _ in tokens]
+    doc = Doc(vocab, words=words, sent_starts=[i == 0 or s for i, (_, s) in enumerate(tokens)])
+    spacy_matcher, ours = Matcher(vocab), TokenMatcher(vocab.strings)
+    for i, pattern in enumerate(patterns):
+        spacy_matcher.add(str(i), [pattern])
+        ours.add(vocab.strings[str(i)], pattern)
+    assert ours(doc) == {m for m in spacy_matcher(doc) if m[1] < m[2]}
+
+
+def test_a_new_word_is_tried_against_all_regexes_at_once() -> None:
+    """One search finds whether any REGEX of the specs can pass a word; regexes that mean
+    something else when joined (a back-reference, flags for the whole regex) are not joined."""
+    joined = _any_of([re.compile(r"^gpus?$"), re.compile(r"\d+x"), re.compile(r"(a|b)c")])
+    for word in ("gpu", "gpus", "agpu", "3x", "bc", "cb", ""):
+        assert bool(joined.search(word)) == any(
+            re.search(r, word) for r in (r"^gpus?$", r"\d+x", r"(a|b)c"))
+    assert _any_of([re.compile(r"(a)\1"), re.compile("b")]) is None
+    assert _any_of([re.compile("(?i)a"), re.compile("b")]) is None
+
+
+def test_token_matcher_refuses_what_it_does_not_implement() -> None:
+    """The ruler hands these to spaCy's Matcher."""
+    matcher = TokenMatcher(spacy.blank("en").vocab.strings)
+    for pattern in ([{"LENGTH": {">=": 3}}], [{"LOWER": {"FUZZY": "gpu"}}], [{"_": {"x": 1}}],
+                    [{"LEMMA": "die"}], [{"OP": "{3,1}"}]):
+        with pytest.raises(Unsupported):
+            matcher.add(1, pattern)
 
 
 def _patterns() -> list[dict]:
@@ -68,8 +125,7 @@ def _patterns() -> list[dict]:
 
 def _nlp(factory: str, config: dict) -> Language:
     nlp = spacy.blank("en")
-    nlp.add_pipe("sentencizer")
-    nlp.add_pipe("line_sentences")
+    nlp.add_pipe("sentences")
     nlp.add_pipe(factory, config=config).add_patterns(_patterns())
     return nlp
 

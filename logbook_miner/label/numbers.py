@@ -9,6 +9,7 @@ Metric objects whose offsets point into the entry's heading or text.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -17,7 +18,7 @@ import yaml
 
 from ..models import Entry, Metric
 from ..resources import DATA
-from .ruler import clue
+from .ruler import clue, starts
 
 METRICS_PATH = DATA / "metrics.yaml"
 FIELDS = ("heading", "text")
@@ -32,6 +33,7 @@ class _Pattern:
     factor: float
     scale: dict[str, float]
     clue: frozenset[str] | None  # one of these is in any text the regex matches (case-folded)
+    start: re.Pattern[str] | None  # in lower-case ASCII text, where a match can start
     unless: tuple[re.Pattern[str], ...]  # a sentence matching one is not about this run
 
 
@@ -47,8 +49,10 @@ def _patterns(path: Path = METRICS_PATH) -> tuple[_Pattern, ...]:
             regex = re.compile(item["regex"], re.IGNORECASE)
             factor = float(item.get("factor", 1.0))
             found = clue(item["regex"])
+            begins = starts(item["regex"])
+            start = re.compile("|".join(map(re.escape, sorted(begins)))) if begins else None
             out.append(_Pattern(spec["name"], spec.get("unit"), regex, factor, scale, found,
-                                unless))
+                                start, unless))
     return tuple(out)
 
 
@@ -81,6 +85,21 @@ def _sentence(text: str, m: re.Match[str]) -> str:
     return text[start:after.start() if after else min(len(text), m.end() + 400)]
 
 
+def _finditer(p: _Pattern, text: str, lower: str | None) -> Iterator[re.Match[str]]:
+    """`p.regex.finditer(text)`. In ASCII text (`lower` its lower case) the regex is tried
+    only where a match can start: Python's re tries a case-insensitive regex that begins
+    with a letter at every position, a case-sensitive search for a literal is far faster."""
+    if p.start is None or lower is None:
+        yield from p.regex.finditer(text)
+        return
+    at = p.start.search(lower)
+    while at:
+        m = p.regex.match(text, at.start())  # as a search reaching this position would
+        if m:
+            yield m  # not empty: it holds a start of 2 characters or more
+        at = p.start.search(lower, m.end() if m else at.start() + 1)
+
+
 def mine(entry: Entry) -> list[Metric]:
     """Every number the metric patterns find in the entry's heading and text, in text order."""
     found: dict[tuple[str, str, int], Metric] = {}
@@ -90,7 +109,7 @@ def mine(entry: Entry) -> list[Metric]:
         for p in _patterns():
             if p.clue and not any(c in folded for c in p.clue):
                 continue  # a substring test is much cheaper than running the regex
-            for m in p.regex.finditer(text):
+            for m in _finditer(p, text, folded if text.isascii() else None):
                 if p.unless and any(u.search(_sentence(text, m)) for u in p.unless):
                     continue
                 for metric in _metrics(p, m, field):

@@ -20,6 +20,7 @@ import yaml
 from ..models import Entry, Rate
 from ..resources import DATA
 from ..segment import dates
+from .ruler import clue
 
 RATES_PATH = DATA / "rates.yaml"
 _SENTENCE = re.compile(r"[^.!?\n]+(?:[.!?]+|\n|$)")
@@ -31,6 +32,7 @@ _REACH = 200  # characters around an event in which its quantity, period and evi
 @dataclass(frozen=True, slots=True)
 class _Vocabulary:
     events: tuple[tuple[str, re.Pattern[str]], ...]
+    clues: tuple[frozenset[str] | None, ...]  # per event: one of these is in each match
     quantities: tuple[tuple[re.Pattern[str], str], ...]
     words: dict[str, float]
     frequencies: tuple[tuple[re.Pattern[str], float], ...]
@@ -47,8 +49,11 @@ def _vocabulary(path: Path = RATES_PATH) -> _Vocabulary:
     def rx(text: str) -> re.Pattern[str]:
         return re.compile(text, re.IGNORECASE)
 
+    events = tuple((code, rx(r"\b" + p)) for code, ps in data["events"].items() for p in ps)
     return _Vocabulary(
-        events=tuple((code, rx(r"\b" + p)) for code, ps in data["events"].items() for p in ps),
+        events=events,
+        # a non-ASCII letter may fold into ASCII ones ("İ" matches "i"): such a regex has none
+        clues=tuple(clue(p.pattern) if p.pattern.isascii() else None for _, p in events),
         quantities=tuple((rx(f"(?:{q['regex']})" + r"\s+$"), q["bound"])
                          for q in data["quantities"]),
         words={k: float(v) for k, v in data["words"].items()},
@@ -66,20 +71,31 @@ def mine_rates(entry: Entry) -> list[Rate]:
     found: list[Rate] = []
     for field in ("heading", "text"):
         text = getattr(entry, field) or ""
+        events = _possible_events(vocab, text)
         previous = ""
-        for sentence in _SENTENCE.finditer(text):
-            found += _in_sentence(vocab, entry, field, sentence, previous)
+        for sentence in _SENTENCE.finditer(text) if events else ():
+            found += _in_sentence(vocab, events, entry, field, sentence, previous)
             previous = sentence.group()
     return found
 
 
-def _in_sentence(vocab: _Vocabulary, entry: Entry, field: str, sentence: re.Match,
-                 previous: str) -> list[Rate]:
+def _possible_events(vocab: _Vocabulary, text: str) -> list[tuple[str, re.Pattern[str]]]:
+    """The event patterns that may match in `text`: in ASCII text, those whose clue is in
+    it (a substring test is much cheaper than a regex per sentence); else all of them."""
+    if not text.isascii():  # some letters fold into others ("ı" matches "i"), or into two
+        return list(vocab.events)
+    lower = text.lower()
+    return [event for event, found in zip(vocab.events, vocab.clues, strict=True)
+            if found is None or any(c in lower for c in found)]
+
+
+def _in_sentence(vocab: _Vocabulary, events: list[tuple[str, re.Pattern[str]]], entry: Entry,
+                 field: str, sentence: re.Match, previous: str) -> list[Rate]:
     """The rates one sentence states; everything is looked up within _REACH of the event,
     so a pasted log of one endless 'sentence' stays linear."""
     text = sentence.group()
     out = []
-    for code, pattern in vocab.events:
+    for code, pattern in events:
         for event in pattern.finditer(text):
             begin, finish = max(0, event.start() - _REACH), min(len(text), event.end() + _REACH)
             if _HYPOTHETICAL.search(text, begin, event.start()):

@@ -1,30 +1,32 @@
-"""Make token patterns from the YAML data cheap to match.
+"""Make patterns from the YAML data cheap to match.
 
 The data files write word forms as readable anchored regexes
 (`^restart(ed|ing|s)?$`). spaCy evaluates a REGEX predicate in Python for
 every token, but an IN predicate is a set lookup, so each regex that denotes a
-small finite set of words is expanded into that set before the matcher sees
-it. Matching is unchanged; the classifier gets several times faster.
+small finite set of words is expanded into that set (`optimise`).
 
-The rest of the cost is spaCy's Matcher trying every pattern at every token.
-`AnchoredRuler` (the "anchored_span_ruler" pipe) runs each token pattern only
-on the few windows around a word the pattern requires, and `clue` gives the
-literal text a regex requires, so that a substring test can skip it (also
-used by metrics.py). Both find exactly what the plain matchers find.
+`AnchoredRuler` (the "anchored_span_ruler" pipe) is spaCy's span ruler with
+the token patterns matched by `token_matcher.TokenMatcher`, only from the
+words each pattern requires. For the regexes run on raw text (numbers.py,
+rates.py), `clue` gives the literal text every match contains, so that a
+substring test skips a regex that cannot match, and `starts` the literal text
+every match begins with, so that a case-sensitive search finds where one can
+start. All of them find exactly what the plain matchers find.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from re import _constants as sre
 from re import _parser as sre_parse
 
-from spacy.attrs import LOWER
-from spacy.lang.en.stop_words import STOP_WORDS
+from spacy.errors import MatchPatternError
 from spacy.language import Language
 from spacy.matcher import Matcher, PhraseMatcher
+from spacy.schemas import validate_token_pattern
 from spacy.tokens import Doc, Span
+
+from .token_matcher import TokenMatcher, Unsupported
 
 MAX_WORDS = 500
 
@@ -126,169 +128,112 @@ def clue(regex: str) -> frozenset[str] | None:
         return None
 
 
-_UNBOUNDED = None
-_WORD_ATTRS = ("LOWER", "ORTH", "TEXT")
+_ZERO_WIDTH = (sre.AT, sre.ASSERT, sre.ASSERT_NOT)
+_REPEATS = (sre.MAX_REPEAT, sre.MIN_REPEAT, sre.POSSESSIVE_REPEAT)
+_MAX_STARTS = 64
 
 
-def _span_of(op: str | None) -> tuple[int, int | None]:
-    """(min, max) tokens a pattern token with operator `op` consumes; max None = unbounded."""
-    if op in (None, "!"):
-        return 1, 1
-    if op in ("?", "*", "+"):
-        return int(op == "+"), 1 if op == "?" else _UNBOUNDED
-    low, _, high = op.strip("{}").partition(",")
-    if "," not in op:
-        return int(low), int(low)
-    return int(low or 0), int(high) if high else _UNBOUNDED
-
-
-def _word_set(token: dict) -> frozenset[str] | None:
-    """The words (lower case) one of which this token spec requires, if it names them."""
-    for attr in _WORD_ATTRS:
-        value = token.get(attr)
-        if isinstance(value, str):
-            return frozenset({value.lower()})
-        if isinstance(value, dict) and set(value) == {"IN"}:
-            return frozenset(str(v).lower() for v in value["IN"])
-    return None
-
-
-def _text_clue(token: dict) -> frozenset[str] | None:
-    for attr in _WORD_ATTRS:
-        value = token.get(attr)
-        if isinstance(value, dict) and set(value) == {"REGEX"}:
-            return clue(value["REGEX"])
-    return None
-
-
-def _common(words: frozenset[str]) -> int:
-    return sum(w in STOP_WORDS or not any(c.isalnum() for c in w) for w in words)
-
-
-@dataclass(slots=True)
-class _Anchored:
-    """One token pattern, its own matcher and what must be in a doc for it to match."""
-
-    matcher: Matcher
-    words: frozenset[int]  # LOWER hashes: one of these tokens is in every match
-    clue: frozenset[str]  # else: one of these strings is in the text of every match
-    before: int | None  # at most this many tokens precede the anchor token in a match
-    after: int | None
-
-
-def anchor(pattern: list[dict]) -> tuple[int | None, frozenset[str], frozenset[str]]:
-    """The pattern's rarest required token: (index, its words, or else a text clue)."""
-    found = []
-    for i, token in enumerate(pattern):
-        if _span_of(token.get("OP"))[0] < 1 or token.get("OP") == "!":
+def _starts(nodes: list) -> tuple[frozenset[str], bool]:
+    """(strings, whole): every match of the parsed regex `nodes` begins with one of the
+    strings; `whole` if each string is a whole match, so that what follows extends it."""
+    out = frozenset({""})
+    for op, av in nodes:
+        if op in _ZERO_WIDTH:
+            continue  # consumes nothing
+        if op is sre.LITERAL:
+            out = frozenset(p + chr(av) for p in out)
             continue
-        words = _word_set(token)
-        if words:
-            found.append(((0, _common(words), len(words)), i, words, frozenset()))
-        elif text := _text_clue(token):
-            found.append(((1, 0, -min(map(len, text))), i, frozenset(), text))
-    if not found:
-        return None, frozenset(), frozenset()
-    _, i, words, text = min(found, key=lambda f: f[0])
-    return i, words, text
+        if op is sre.BRANCH:
+            parts, whole = [_starts(branch) for branch in av[1]], True
+        elif op is sre.SUBPATTERN and not (av[1] or av[2]):  # no flags changed inside
+            parts, whole = [_starts(av[-1])], True
+        elif op in _REPEATS and av[0] >= 1:
+            parts, whole = [_starts(av[2])], False
+        else:
+            return out, False
+        whole = whole and all(w for _, w in parts)
+        longer = frozenset(p + q for p in out for found, _ in parts for q in found)
+        if len(longer) > _MAX_STARTS:
+            return out, False
+        out = longer
+        if not whole:
+            return out, False
+    return out, True
 
 
-def _reach(tokens: list[dict]) -> int | None:
-    total = 0
-    for token in tokens:
-        most = _span_of(token.get("OP"))[1]
-        if most is None:
-            return None
-        total += most
-    return total
+def starts(regex: str, shortest: int = 2) -> frozenset[str] | None:
+    """Strings (lower case, ASCII) one of which every match of the case-insensitive `regex`
+    begins with, if each has `shortest` characters at least.
+
+    A match can then start only where one is in the text's lower case (for ASCII text),
+    which a case-sensitive search finds far faster than the regex tries every position.
+    """
+    try:
+        found, _ = _starts(list(sre_parse.parse(regex)))
+    except re.error:
+        return None
+    found = frozenset(s.lower() for s in found)
+    if found and min(map(len, found)) >= shortest and all(map(str.isascii, found)):
+        return found
+    return None
 
 
 class AnchoredRuler:
-    """spaCy's span ruler, made cheap: each token pattern runs only near its anchor words.
+    """spaCy's span ruler, made cheap: token patterns go to `TokenMatcher`.
 
-    spaCy's Matcher tries every pattern at every token, and most predicates
-    are Python calls; but a pattern can only match around a token it requires,
-    so each one runs on the few windows of the doc around those tokens (a
-    pattern without such a token runs on the whole doc, when its text clue is
-    there). Phrases go to one PhraseMatcher. The spans found, and their order,
-    are those of `span_ruler`.
+    spaCy's Matcher tries every pattern at every token and calls Python for
+    each IN or REGEX predicate; `TokenMatcher` matches each pattern only from
+    the words it requires, on the doc's attribute arrays (see token_matcher.py).
+    Phrases go to one PhraseMatcher; a pattern TokenMatcher cannot compile goes
+    to a spaCy Matcher. Patterns may be added under several spans keys (the
+    taxonomy's cues and the ConText triggers), so that one pass over a doc
+    finds them all. The spans found, and their order, are those of `span_ruler`.
     """
 
     def __init__(self, nlp: Language, spans_key: str) -> None:
         self.nlp, self.key = nlp, spans_key
         self.phrases = PhraseMatcher(nlp.vocab, attr="LOWER")
-        self.tokens: list[_Anchored] = []
-        self.by_word: dict[int, list[_Anchored]] = {}
-        self.labels: dict[int, tuple[str, str]] = {}
+        self.tokens = TokenMatcher(nlp.vocab.strings)
+        self.others = Matcher(nlp.vocab)
+        self.labels: dict[int, tuple[str, str, str]] = {}  # match key -> label, id, spans key
+        self.keys = [spans_key]
 
-    def add_patterns(self, patterns: list[dict]) -> None:
-        """Add span_ruler-style patterns: {"label", "pattern" (a phrase or token list), "id"}."""
-        strings = self.nlp.vocab.strings
+    def add_patterns(self, patterns: list[dict], spans_key: str | None = None) -> None:
+        """Add span_ruler-style patterns: {"label", "pattern" (a phrase or token list), "id"},
+        whose spans go to doc.spans[spans_key] (default: the ruler's own spans_key)."""
+        strings, spans_key = self.nlp.vocab.strings, spans_key or self.key
+        if spans_key not in self.keys:
+            self.keys.append(spans_key)
         for entry in patterns:
             label, span_id, pattern = entry["label"], entry.get("id", ""), entry["pattern"]
-            key = repr((label, span_id))
-            self.labels[strings.add(key)] = (label, span_id)
+            key = repr((label, span_id, spans_key))
+            self.labels[strings.add(key)] = (label, span_id, spans_key)
             if isinstance(pattern, str):
                 self.phrases.add(key, [self.nlp.make_doc(pattern)])
                 continue
-            matcher = Matcher(self.nlp.vocab, validate=True)
-            matcher.add(key, [pattern])
-            i, words, text = anchor(pattern)
-            before = _reach(pattern[:i]) if i is not None else 0
-            after = _reach(pattern[i + 1 :]) if i is not None else 0
-            hashes = frozenset(strings.add(w) for w in words)
-            item = _Anchored(matcher, hashes, text, before, after)
-            self.tokens.append(item)
-            for h in hashes:
-                self.by_word.setdefault(h, []).append(item)
+            if errors := validate_token_pattern(pattern):
+                raise MatchPatternError(key, {0: errors})
+            try:
+                self.tokens.add(strings[key], pattern)
+            except Unsupported:
+                self.others.add(key, [pattern])
 
     def __call__(self, doc: Doc) -> Doc:
-        doc.spans[self.key] = self.match(doc)
+        for spans_key, spans in self.match(doc).items():
+            doc.spans[spans_key] = spans
         return doc
 
-    def match(self, doc: Doc) -> list[Span]:
-        """Every match, deduplicated and sorted as span_ruler does."""
-        found = set(self.phrases(doc))
-        where: dict[int, list[int]] = {}
-        for i, h in enumerate(doc.to_array(LOWER).tolist()):
-            where.setdefault(h, []).append(i)
-        hits: dict[int, list[int]] = {}
-        for h in where.keys() & self.by_word.keys():
-            for item in self.by_word[h]:
-                hits.setdefault(id(item), []).extend(where[h])
-        folded = None
-        for item in self.tokens:
-            if item.words:
-                at = hits.get(id(item))
-                if at is None:
-                    continue
-                windows = _windows(sorted(at), item.before, item.after, len(doc))
-            else:
-                folded = doc.text.casefold() if folded is None else folded
-                if item.clue and not any(c in folded for c in item.clue):
-                    continue
-                windows = [(0, len(doc))]
-            for start, end in windows:
-                found.update((k, s + start, e + start) for k, s, e in item.matcher(doc[start:end]))
-        spans = set()
+    def match(self, doc: Doc) -> dict[str, list[Span]]:
+        """Every match per spans key, deduplicated and sorted as span_ruler does."""
+        found = set(self.phrases(doc)) | self.tokens(doc)
+        if len(self.others):
+            found.update(self.others(doc))
+        spans: dict[str, set[Span]] = {spans_key: set() for spans_key in self.keys}
         for key, start, end in found:
             if start != end:
-                label, span_id = self.labels[key]
-                spans.add(Span(doc, start, end, label=label, span_id=span_id))
-        return sorted(spans)
-
-
-def _windows(at: list[int], before: int | None, after: int | None, n: int) -> list[tuple[int, int]]:
-    """Merged token ranges that hold every match through an anchor token at positions `at`."""
-    out: list[tuple[int, int]] = []
-    for i in at:
-        start = 0 if before is None else max(0, i - before)
-        end = n if after is None else min(n, i + 1 + after)
-        if out and start <= out[-1][1]:
-            out[-1] = (out[-1][0], max(out[-1][1], end))
-        else:
-            out.append((start, end))
-    return out
+                label, span_id, spans_key = self.labels[key]
+                spans[spans_key].add(Span(doc, start, end, label=label, span_id=span_id))
+        return {spans_key: sorted(found) for spans_key, found in spans.items()}
 
 
 @Language.factory("anchored_span_ruler", default_config={"spans_key": "ruler"})

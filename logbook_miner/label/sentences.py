@@ -1,0 +1,54 @@
+"""Sentence starts for the classifier: spaCy's sentencizer rule, and every hard line end.
+
+ConText scopes end at a sentence end, and log lines have no full stops, so a
+sentence starts after each line end as well as where spaCy's `Sentencizer`
+starts one (the first token after a ".", "!", "?"... that is not punctuation
+itself). This component sets exactly what `sentencizer` followed by a
+line-end rule set, on the doc's attribute arrays: the sentencizer makes a
+Token object per token, and setting `Token.is_sent_start` scans the whole
+doc each time (for a parse), which made a long pasted log quadratic.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from spacy.attrs import IS_PUNCT, IS_SPACE, ORTH, SENT_START
+from spacy.language import Language
+from spacy.pipeline import Sentencizer
+from spacy.strings import get_string_id
+from spacy.tokens import Doc
+
+_ENDS = frozenset(get_string_id(c) for c in Sentencizer.default_punct_chars)
+_NOT_START = 2**64 - 1  # a sentence start of -1, as the uint64 of Doc.to_array and from_array
+
+
+@Language.component("sentences")
+def sentences(doc: Doc) -> Doc:
+    """Set every token's sentence start (1 or -1), leaving starts already set by others."""
+    if not len(doc):
+        return doc
+    orth, punct, space, known = doc.to_array([ORTH, IS_PUNCT, IS_SPACE, SENT_START]).T.tolist()
+    starts = [s or _NOT_START for s in known]  # a start others set (1 or -1) stays
+    for i in _sentencizer_starts(orth, punct):
+        if not known[i]:
+            starts[i] = 1
+    strings = doc.vocab.strings
+    for i in [i for i, s in enumerate(space[:-1]) if s]:
+        if "\n" in strings[orth[i]]:
+            starts[i + 1] = 1
+    doc.from_array([SENT_START], np.array(starts, dtype=np.uint64))
+    return doc
+
+
+def _sentencizer_starts(orth: list[int], punct: list[int]) -> list[int]:
+    """spaCy's Sentencizer.predict: the first token, and each token that is neither
+    punctuation nor an end character ("." "!" "?"...) but follows an end character."""
+    out, seen_end = [0], False
+    for i, (word, is_punct) in enumerate(zip(orth, punct, strict=True)):
+        is_end = word in _ENDS
+        if seen_end and not is_punct and not is_end:
+            out.append(i)
+            seen_end = False
+        elif is_end:
+            seen_end = True
+    return out

@@ -1,0 +1,403 @@
+"""spaCy token patterns matched over a doc's attribute arrays, without spaCy's Matcher.
+
+spaCy's Matcher tries every pattern at every token and calls Python for each
+IN or REGEX predicate with a new Token object; on our ~300 patterns that was
+most of the classifier's time. Here each pattern is compiled into segments
+(a token spec, repeated `lo` to `hi` times) and matched from an *anchor*: a
+token the pattern requires exactly once. Per doc:
+
+1. each distinct word of the doc (its LOWER or ORTH value) is looked up in an
+   index of the required specs that accept it; a REGEX is run once per
+   distinct string, ever;
+2. a pattern whose required specs are not all in the doc cannot match and is
+   skipped; otherwise matching starts from its anchor, the required spec that
+   names the fewest common words (a REGEX comes after any word list);
+3. from each anchor token, the segments before it are walked backwards and
+   those after it forwards, which gives every start and every end.
+
+The result is spaCy's Matcher's without a `greedy` filter: every (key, start,
+end) such that doc[start:end] matches the pattern, with `?`, `*`, `+`, `{m,n}`
+and `!` as spaCy expands them, and no zero-length match. The values tested are
+those the Matcher reads (`doc.to_array` and the Matcher share spaCy's
+`get_token_attr`; IS_SENT_START is true only where the sentence start is 1).
+A pattern needing anything else (FUZZY, extension attributes, `>=`, LEMMA)
+raises `Unsupported`, for spaCy's Matcher to match.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from re import _constants as sre
+from re import _parser as sre_parse
+
+from spacy.attrs import IDS, SENT_START
+from spacy.lang.en.stop_words import STOP_WORDS
+from spacy.strings import StringStore, get_string_id
+from spacy.tokens import Doc
+
+# attributes whose values are strings (hashes), which the index can look up
+_STRING_ATTRS = {"ORTH", "LOWER", "NORM", "SHAPE", "PREFIX", "SUFFIX"}
+# lexeme flags (0 or 1), compared as spaCy's Matcher does with int(value)
+_FLAG_ATTRS = {name for name in IDS if name.startswith(("IS_", "LIKE_"))} - {"IS_SENT_START"}
+_ALIASES = {"TEXT": "ORTH"}
+
+_Test = Callable[[int], bool]  # a predicate on one attribute value
+
+
+class Unsupported(ValueError):
+    """The pattern uses a feature this matcher does not implement."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Index:
+    """A check the index can look words up by: `attr` in `words`, or `attr` matching `regex`."""
+
+    attr: int
+    words: frozenset[int] | None
+    regex: _Test | None
+    pattern: re.Pattern | None  # the regex `regex` searches with
+    rarity: tuple[int, int, int]  # lowest first: a short list of uncommon words is a good anchor
+
+
+class _Spec:
+    """A token spec without its OP: (attribute, test) pairs every matched token passes."""
+
+    __slots__ = ("index", "tests")
+
+    def __init__(self, tests: list[tuple[int, _Test]], index: _Index | None) -> None:
+        self.tests = tests
+        self.index = index
+
+    def ok(self, columns: _Columns, i: int) -> bool:
+        for attr, test in self.tests:  # noqa: SIM110 (the hot loop: all() of a generator is slower)
+            if not test(columns[attr][i]):
+                return False
+        return True
+
+
+class _Negated(_Spec):
+    """spaCy's OP "!": one token that fails the spec (no token, for an empty spec)."""
+
+    __slots__ = ("spec",)
+
+    def __init__(self, spec: _Spec | None) -> None:
+        super().__init__([], None)
+        self.spec = spec
+
+    def ok(self, columns: _Columns, i: int) -> bool:
+        return self.spec is not None and not self.spec.ok(columns, i)
+
+
+@dataclass(slots=True)
+class _Pattern:
+    key: int
+    # (spec or None for any token, lo, hi or None for unbounded) per segment
+    segments: list[tuple[_Spec | None, int, int | None]]
+    required: frozenset[int]  # requirement ids: indexed segments of exactly one token
+    anchor: int  # the requirement matching starts from (-1 if none): the rarest, by its words
+
+
+class _Columns(dict):
+    """A doc's values of the attributes the specs test (attr id -> list), read at once and
+    made Python lists on first use (most docs need only LOWER and ORTH)."""
+
+    def __init__(self, doc: Doc, attrs: list[int]) -> None:
+        super().__init__()
+        self.n = len(doc)
+        table = doc.to_array(attrs) if attrs else None
+        self._table = None if table is None else table.reshape(self.n, len(attrs))  # 1-D for one
+        self._column = {attr: i for i, attr in enumerate(attrs)}
+        self._distinct: dict[int, set[int]] = {}
+
+    def __missing__(self, attr: int) -> list[int]:
+        values = self[attr] = self._table[:, self._column[attr]].tolist()
+        return values
+
+    def distinct(self, attr: int) -> set[int]:
+        """The values of `attr` in the doc."""
+        if attr not in self._distinct:
+            self._distinct[attr] = set(self[attr])
+        return self._distinct[attr]
+
+    def where(self, attr: int, words: set[int]) -> dict[int, list[int]]:
+        """The tokens of each word in `words` (word -> token indices)."""
+        column, out = self[attr], {}
+        for i in [i for i, v in enumerate(column) if v in words]:
+            out.setdefault(column[i], []).append(i)
+        return out
+
+
+class TokenMatcher:
+    """Finds every match of spaCy token patterns in a doc; see the module docstring."""
+
+    def __init__(self, strings: StringStore) -> None:
+        self.strings = strings
+        self.patterns: list[_Pattern] = []
+        self.attrs: list[int] = []  # the attributes the specs test
+        self._specs: dict[str, _Spec] = {}
+        # A requirement is a pattern's indexed segment of one token. By id: (pattern, segment,
+        # index), and the words known to pass the index (all of them for a word list).
+        self._requirements: list[tuple[int, int, _Index]] = []
+        self._accepted: list[set[int]] = []
+        self._owner: list[int] = []  # requirement id -> pattern
+        self._scan: list[int] = []  # patterns with no requirement, tried at every token
+        # per attr: the requirements of each listed word, and those with a regex
+        self._words: dict[int, dict[int, list[int]]] = {}
+        self._regexes: dict[int, list[tuple[int, _Test]]] = {}
+        # per attr: one regex finding any of those, so that most new words need one search
+        self._any_regex: dict[int, re.Pattern | None] = {}
+        # per attr: word -> the requirements it passes (filled on first sight of each word)
+        self._lookup: dict[int, dict[int, frozenset[int]]] = {}
+
+    def add(self, key: int, pattern: list[dict]) -> None:
+        """Compile a token pattern (raises Unsupported if spaCy must match it instead)."""
+        segments = [seg for spec in pattern for seg in self._segments(spec)]
+        number, required = len(self.patterns), []
+        for n, (spec, lo, hi) in enumerate(segments):
+            if lo == hi == 1 and spec is not None and spec.index is not None:
+                self._require(number, n, spec.index)
+                required.append(len(self._requirements) - 1)
+        anchor = min(required, key=lambda r: self._requirements[r][2].rarity, default=-1)
+        self.patterns.append(_Pattern(key, segments, frozenset(required), anchor))
+        if not required:
+            self._scan.append(number)
+        # words seen so far were looked up without this pattern
+        self._lookup = {attr: {} for attr in self._words}
+        self._any_regex = {}  # joined again when first needed
+
+    def _require(self, number: int, segment: int, index: _Index) -> None:
+        r = len(self._requirements)
+        self._requirements.append((number, segment, index))
+        self._owner.append(number)
+        self._accepted.append(set(index.words or ()))
+        words = self._words.setdefault(index.attr, {})
+        for word in index.words or ():
+            words.setdefault(word, []).append(r)
+        if index.regex is not None:
+            self._regexes.setdefault(index.attr, []).append((r, index.regex))
+
+    def _segments(self, spec: dict) -> list[tuple[_Spec | None, int, int | None]]:
+        """The segments one pattern token stands for, as spaCy expands its OP."""
+        spec = {k.upper(): v for k, v in spec.items()}
+        op = spec.pop("OP", None)
+        compiled = self._spec(spec)
+        if op == "!":
+            return [(_Negated(compiled), 1, 1)]
+        lo, hi = _repeat(op)
+        out = [(compiled, 1, 1)] * lo
+        if hi is None or hi > lo:
+            out.append((compiled, 0, None if hi is None else hi - lo))
+        return out
+
+    def _spec(self, spec: dict) -> _Spec | None:
+        if not spec:
+            return None
+        key = json.dumps(spec, sort_keys=True)
+        if key not in self._specs:
+            tests, index = [], None
+            for attr, value in spec.items():
+                attr_id, test, found = self._check(_ALIASES.get(attr, attr), value)
+                tests.append((attr_id, test))
+                if attr_id not in self.attrs:
+                    self.attrs.append(attr_id)
+                index = index or found
+            self._specs[key] = _Spec(tests, index)
+        return self._specs[key]
+
+    def _check(self, attr: str, value: object) -> tuple[int, _Test, _Index | None]:
+        """(attr id, test, index or None) for one attribute of a token spec."""
+        if attr == "IS_SENT_START" and isinstance(value, bool):
+            return SENT_START, _equal_to(1) if value else _not_in({1}), None
+        if attr in _FLAG_ATTRS and isinstance(value, int):  # bools are ints
+            return IDS[attr], _equal_to(int(value)), None
+        if attr not in _STRING_ATTRS:
+            raise Unsupported(f"{attr}: {value!r}")
+        attr_id = IDS[attr]
+        if isinstance(value, str):
+            value = {"IN": [value]}
+        if isinstance(value, dict) and len(value) == 1:
+            (kind, arg), = value.items()
+            if kind in ("IN", "NOT_IN") and all(isinstance(v, str | int) for v in arg):
+                words = frozenset(get_string_id(v) for v in arg)
+                if kind == "NOT_IN":
+                    return attr_id, _not_in(words), None
+                rarity = (0, sum(map(_common, arg)), len(words))
+                return attr_id, words.__contains__, _Index(attr_id, words, None, None, rarity)
+            if kind == "REGEX" and isinstance(arg, str):
+                pattern = re.compile(arg)
+                test = _regex(pattern, self.strings)
+                return attr_id, test, _Index(attr_id, None, test, pattern, (1, 0, 0))
+        raise Unsupported(f"{attr}: {value!r}")
+
+    def __call__(self, doc: Doc) -> set[tuple[int, int, int]]:
+        """Every (key, start, end) some pattern matches in `doc`."""
+        found: set[tuple[int, int, int]] = set()
+        if not len(doc):
+            return found
+        columns = _Columns(doc, self.attrs)
+        present = self._present(columns)
+        patterns = [self.patterns[number] for number in set(map(self._owner.__getitem__, present))]
+        viable = [pattern for pattern in patterns if pattern.required <= present]
+        for pattern, (segment, tokens) in zip(viable, self._anchors(viable, columns), strict=True):
+            self._match(pattern, segment, tokens, columns, found)
+        for number in self._scan:
+            self._match_everywhere(self.patterns[number], columns, found)
+        return found
+
+    def _present(self, columns: _Columns) -> set[int]:
+        """The requirements some token of the doc passes."""
+        present: set[int] = set()
+        for attr, lookup in self._lookup.items():
+            words = columns.distinct(attr)
+            for word in words.difference(lookup):
+                self._learn(attr, word)
+            present.update(*map(lookup.__getitem__, words))
+        return present
+
+    def _learn(self, attr: int, word: int) -> None:
+        """Note the requirements on `attr` that `word` passes (run once per word)."""
+        regexes = self._regexes.get(attr, ())
+        if attr not in self._any_regex:
+            self._any_regex[attr] = _any_of([self._requirements[r][2].pattern for r, _ in regexes])
+        any_regex = self._any_regex[attr]
+        if any_regex is not None and not any_regex.search(self.strings[word]):
+            regexes = ()
+        passed = [r for r, regex in regexes if regex(word)]
+        for r in passed:
+            self._accepted[r].add(word)
+        self._lookup[attr][word] = frozenset(self._words[attr].get(word, [])).union(passed)
+
+    def _anchors(self, patterns: list[_Pattern], columns: _Columns) -> list[tuple[int, list[int]]]:
+        """Per pattern: (segment, tokens) of its anchor in the doc, found in one pass per attr."""
+        found = []
+        for pattern in patterns:
+            _, segment, index = self._requirements[pattern.anchor]
+            words = self._accepted[pattern.anchor] & columns.distinct(index.attr)
+            found.append((segment, index.attr, words))
+        where = {attr: columns.where(attr, set().union(*(w for _, a, w in found if a == attr)))
+                 for attr in {attr for _, attr, _ in found}}
+        return [(segment, [i for w in words for i in where[attr][w]])
+                for segment, attr, words in found]
+
+    def _match(self, pattern: _Pattern, segment: int, tokens: list[int], columns: _Columns,
+               found: set) -> None:
+        """Add the matches whose segment number `segment` is one of the `tokens`."""
+        spec, n = pattern.segments[segment][0], columns.n
+        before, after = pattern.segments[:segment][::-1], pattern.segments[segment + 1:]
+        for i in tokens:
+            if not spec.ok(columns, i):
+                continue
+            ends = _walk(after, i + 1, 1, n, columns)
+            starts = _walk(before, i, -1, n, columns) if ends else ()
+            found.update((pattern.key, s, e) for s in starts for e in ends)
+
+    def _match_everywhere(self, pattern: _Pattern, columns: _Columns, found: set) -> None:
+        """A pattern that requires no indexed word: walk it forwards from every token."""
+        n = columns.n
+        for s in range(n):
+            found.update((pattern.key, s, e)
+                         for e in _walk(pattern.segments, s, 1, n, columns) if e > s)
+
+
+def _walk(segments: Iterable[tuple[_Spec | None, int, int | None]], at: int, step: int, n: int,
+          columns: _Columns) -> set[int]:
+    """Token boundaries reached from boundary `at` through `segments`, forwards (step 1;
+    token i lies between boundaries i and i + 1) or backwards (step -1)."""
+    here = {at}
+    back = step < 0  # the token crossed from boundary b is b, or b - 1 going backwards
+    for spec, lo, hi in segments:
+        if lo == hi == 1:  # most segments: exactly one token
+            here = {b + step for b in here if 0 <= b - back < n
+                    and (spec is None or spec.ok(columns, b - back))}
+        else:
+            here = _repeats(spec, lo, hi, here, step, n, columns)
+        if not here:
+            break
+    return here
+
+
+def _repeats(spec: _Spec | None, lo: int, hi: int | None, here: set[int], step: int, n: int,
+             columns: _Columns) -> set[int]:
+    """The boundaries reached from those in `here` through `lo` to `hi` tokens passing `spec`."""
+    back = step < 0
+    reached: set[int] = set()
+    for b in here:
+        if lo == 0:
+            reached.add(b)
+        count = 0
+        while (hi is None or count < hi) and 0 <= b - back < n and (
+                spec is None or spec.ok(columns, b - back)):
+            b += step
+            count += 1
+            if count >= lo:
+                reached.add(b)
+    return reached
+
+
+def _repeat(op: str | None) -> tuple[int, int | None]:
+    """(min, max) tokens for spaCy's OP (max None = unbounded), as spaCy reads it."""
+    if op in (None, "1"):
+        return 1, 1
+    if op in ("?", "*", "+"):
+        return int(op == "+"), 1 if op == "?" else None
+    if isinstance(op, str) and op.startswith("{") and op.endswith("}"):
+        low, comma, high = op[1:-1].partition(",")
+        high = high if comma else low
+        numbers = [int(x) for x in (low, high) if x.isdecimal()]
+        if (low or high) and len(numbers) == bool(low) + bool(high) and numbers == sorted(numbers):
+            return int(low or 0), int(high) if high else None
+    raise Unsupported(f"OP {op!r}")
+
+
+def _any_of(patterns: list[re.Pattern]) -> re.Pattern | None:
+    """One regex that finds a match wherever one of `patterns` would, or None if joining
+    them could change what one means (a back-reference, flags set for the whole regex)."""
+    try:
+        if any(_refers_back(sre_parse.parse(p.pattern)) for p in patterns):
+            return None
+        return re.compile("|".join(f"(?:{p.pattern})" for p in patterns))
+    except re.error:
+        return None
+
+
+def _refers_back(nodes: Iterable) -> bool:
+    """True if the parsed regex `nodes` holds a back-reference to a group."""
+    for op, av in nodes:
+        if op in (sre.GROUPREF, sre.GROUPREF_EXISTS):
+            return True
+        subs = [x for x in (av if isinstance(av, tuple | list) else ()) for x in
+                (x if isinstance(x, list) else [x]) if isinstance(x, sre_parse.SubPattern)]
+        if any(_refers_back(sub) for sub in subs):
+            return True
+    return False
+
+
+def _common(word: str | int) -> bool:
+    """A stop word or punctuation: a poor anchor, found in most docs."""
+    word = str(word).lower()
+    return word in STOP_WORDS or not any(c.isalnum() for c in word)
+
+
+def _equal_to(value: int) -> _Test:
+    return frozenset({value}).__contains__
+
+
+def _not_in(values: Iterable[int]) -> _Test:
+    values = frozenset(values)
+    return lambda v: v not in values
+
+
+def _regex(pattern: re.Pattern, strings: StringStore) -> _Test:
+    """spaCy's REGEX predicate (a search in the value's string), run once per value."""
+    verdicts: dict[int, bool] = {}
+
+    def test(v: int) -> bool:
+        found = verdicts.get(v)
+        if found is None:
+            found = verdicts[v] = bool(pattern.search(strings[v]))
+        return found
+
+    return test
