@@ -7,7 +7,9 @@ matched by the pipeline's span ruler from `data/context.yaml`, open a scope
 forward, backward or both ways up to the end of the sentence, a terminator
 ("but", ";") or `max_scope` tokens; a cue inside a scope takes the
 trigger's category. Pseudo-triggers ("not only") cancel triggers they
-overlap.
+overlap. A guess at a cause ("we suspect the OOM yesterday is related to
+fragmentation") reports the thing it explains: its scope starts at the
+causal link.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from .ruler import optimise
 SPANS_KEY = "context"
 TERMINATE = "TERMINATE"
 PSEUDO = "PSEUDO"
+CAUSE = "CAUSE"
 DIRECTIONS = ("forward", "backward", "bidirectional")
 MODEL_SIZE = re.compile(r"\b(\d+(?:\.\d+)?)\s*([BbTt])(?![\w-]*tokens)\b")
 
@@ -40,6 +43,7 @@ class Rule:
     kinds: frozenset[str]
     max_scope: int | None
     model_size: bool  # fires only when the size named differs from the logbook's own
+    explains: bool = False  # a guess at a cause: its scope starts at the cause (CAUSE link)
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,10 +81,11 @@ def load_rules(path: Path) -> tuple[dict[str, Rule], list[dict]]:
             kinds=frozenset(group.get("kinds", ("fault", "intervention"))),
             max_scope=group.get("max_scope"),
             model_size=bool(group.get("model_size", False)),
+            explains=bool(group.get("explains", False)),
         )
         for pattern in group.get("phrases", []) + group.get("tokens", []):
             patterns.append({"label": rule_id, "pattern": optimise(pattern)})
-    for label, key in ((TERMINATE, "terminators"), (PSEUDO, "pseudo")):
+    for label, key in ((TERMINATE, "terminators"), (PSEUDO, "pseudo"), (CAUSE, "causal_links")):
         for pattern in data.get(key, []):
             patterns.append({"label": label, "pattern": pattern})
     return rules, patterns
@@ -191,6 +196,7 @@ def scopes(doc: Doc, rules: dict[str, Rule], own_size: str | None = None) -> lis
     found = doc.spans.get(SPANS_KEY, [])
     pseudo = [s for s in found if s.label_ == PSEUDO]
     stops = [s for s in found if s.label_ == TERMINATE]
+    causes = [s for s in found if s.label_ == CAUSE]
     out: list[Scope] = []
     for trig in found:
         rule = rules.get(trig.label_)
@@ -204,6 +210,9 @@ def scopes(doc: Doc, rules: dict[str, Rule], own_size: str | None = None) -> lis
             end = min([sent.end, *(t.start for t in stops if t.start >= trig.end)])
             if rule.max_scope is not None:
                 end = min(end, trig.end + rule.max_scope)
+            if rule.explains:  # "we suspect the OOM is related to X": the OOM happened
+                start = min((c.start for c in causes if trig.end <= c.start < end),
+                            default=start)
         if rule.direction != "forward":
             start = max([sent.start, *(t.end for t in stops if t.end <= trig.start)])
             if rule.max_scope is not None:
