@@ -15,6 +15,11 @@ Each logbook is read from ../shared in every rendering (Markdown, Chromium
 PDF, WeasyPrint PDF), segmented, labelled and scored by ../shared/eval/score.py.
 `--errors` prints the tune side's disagreements with the gold, never the check
 side's.
+
+Sentences written from TAXONOMY.md alone, by someone who had read neither the
+rules nor any logbook, are a second measure of whether cues are families of
+words for a meaning: tests/ holds the tune ones (each must pass),
+benchmarks/check_sentences/ the check ones, of which only counts are printed.
 """
 
 from __future__ import annotations
@@ -29,12 +34,17 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+import yaml  # noqa: E402
+
 from logbook_miner.label.classifier import Classifier  # noqa: E402
-from logbook_miner.models import FAULT, INTERVENTION  # noqa: E402
+from logbook_miner.models import FAULT, INTERVENTION, Entry  # noqa: E402
 from logbook_miner.read import read  # noqa: E402
 from logbook_miner.segment.entries import segment  # noqa: E402
 
 SHARED = ROOT.parent / "shared"
+SENTENCES = {"tune": (ROOT / "tests" / "paraphrases.yaml", ROOT / "tests" / "non_reports.yaml"),
+             "check": (ROOT / "benchmarks" / "check_sentences" / "reports.yaml",
+                       ROOT / "benchmarks" / "check_sentences" / "non_reports.yaml")}
 # Chosen before any of their errors were read, one per team; never tuned on since.
 CHECK = ("bloom-tr11-176b-prequel", "cpm-live", "opt-175b-56_percent_update")
 # A logbook split by date: entries before the date are tune, the rest check.
@@ -120,6 +130,17 @@ def print_errors(rows: list[dict], gold: list[dict]) -> None:
                 print("  " + p["text"][:1200].replace("\n", "\n  "))
 
 
+def sentence_counts(classifier: Classifier, path: Path, must_get: bool) -> tuple[int, int]:
+    """How many of a file's sentences get (or, for non-reports, do not get) their code."""
+    right = total = 0
+    for code, texts in yaml.safe_load(path.read_text(encoding="utf-8")).items():
+        for text in texts:
+            entry = Entry(seq=1, heading="2024-03-02 14:10", text=text)
+            got = {lb.code for lb in classifier.classify([entry])[0].labels}
+            right, total = right + ((code in got) == must_get), total + 1
+    return right, total
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--errors", action="store_true", help="print the tune side's errors")
@@ -150,6 +171,12 @@ def main() -> None:
     print(f"{'all':6} {'(pooled, micro)':30} " + " ".join(
         f"{reports[r]['overall']['faults']['f1']:>10.3f}"
         f"{reports[r]['overall']['interventions']['f1']:>11.3f}" for r in RENDERINGS))
+    print(f"\n{'set':6} {'written sentences':30} {'reports found':>16} {'non-reports clean':>20}")
+    for group, (reports_file, non_reports_file) in SENTENCES.items():
+        found = sentence_counts(classifier, reports_file, must_get=True)
+        clean = sentence_counts(classifier, non_reports_file, must_get=False)
+        print(f"{group:6} {'':30} " + " ".join(f"{f'{a}/{b} = {a / b:.3f}':>{w}}" for (a, b), w
+                                               in ((found, 16), (clean, 20))))
 
 
 if __name__ == "__main__":

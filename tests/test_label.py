@@ -375,9 +375,13 @@ def test_context_writes_its_decision_on_each_cue(classifier: Classifier) -> None
     assert (dropped.rule.category, dropped.trigger.text) == ("NEGATED", "No")
 
 
-PARAPHRASES = [(text, code) for code, texts in yaml.safe_load(
-    (Path(__file__).parent / "paraphrases.yaml").read_text(encoding="utf-8")).items()
-    for text in texts]
+def _sentences(name: str) -> list[tuple[str, str]]:
+    """(sentence, code) pairs of a tests/ YAML file that maps codes to sentences."""
+    data = yaml.safe_load((Path(__file__).parent / name).read_text(encoding="utf-8"))
+    return [(text, code) for code, texts in data.items() for text in texts]
+
+
+PARAPHRASES = _sentences("paraphrases.yaml")
 
 
 @pytest.mark.parametrize(("text", "code"), PARAPHRASES)
@@ -400,4 +404,11 @@ def test_cues_are_families_of_words_for_a_meaning(classifier: Classifier, text: 
     ("Switched to the new version of the dataset.", "dependency_change"),  # data, not a library
 ])
 def test_families_keep_to_their_meaning(classifier: Classifier, text: str, code: str) -> None:
+    assert code not in codes(classifier, text, heading="2024-03-02 14:10")
+
+
+@pytest.mark.parametrize(("text", "code"), _sentences("non_reports.yaml"))
+def test_a_codes_words_that_report_nothing_get_no_code(classifier: Classifier, text: str,
+                                                       code: str) -> None:
+    """Negated, planned, hypothetical, another team's: TAXONOMY rules 1, 2, 8 and 10."""
     assert code not in codes(classifier, text, heading="2024-03-02 14:10")

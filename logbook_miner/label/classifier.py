@@ -45,6 +45,7 @@ _TO_CHANGE = re.compile(rf"\s{{2,}}|[^\S ]|\S{{{_MAX_WORD + 1},}}")
 _PIECE_CHARS = 200_000  # characters of a field tokenized at once
 _HYPHEN_INFIX = "(?:-|–|—|--|---|——|~)"  # spaCy English: split words at these between letters
 _DASH_INFIX = "(?:–|—|--|---|——|~)"  # ours: a dash still splits, a hyphen does not
+_ARROWS = ("->", "=>")
 _LINK_INFIX = r"\]\("  # where a Markdown link's text ends and its address begins
 
 
@@ -151,9 +152,11 @@ class Classifier:
         # "--clip-grad"), so a cue's regex matches it whether or not the writer used the hyphen.
         infixes = [r.replace(_HYPHEN_INFIX, _DASH_INFIX) for r in self.nlp.Defaults.infixes]
         # A Markdown link's text is a word of the sentence: "a [bug](https://...) was fixed".
-        infixes.append(_LINK_INFIX)
+        infixes += [_LINK_INFIX, "→"]
         self.nlp.tokenizer.infix_finditer = spacy.util.compile_infix_regex(infixes).finditer
         self.nlp.tokenizer.rules = _useful_special_cases(self.nlp.tokenizer.rules)
+        for arrow in _ARROWS:  # "lr 1e-4 -> 6e-5": an arrow is one word, read as "to"
+            self.nlp.tokenizer.add_special_case(arrow, [{ORTH: arrow}])
         # spaCy's 1M-character cap guards parser/NER memory; rule matching on a blank
         # pipeline is linear, and a logbook entry (a pasted log) may be longer.
         self.nlp.max_length = 100_000_000
