@@ -65,6 +65,20 @@ def _read_taxonomy(path: Path | None) -> dict:
     return yaml.safe_load((path or TAXONOMY_PATH).read_text(encoding="utf-8"))
 
 
+def _edit_group(code: str, settings: list[str]) -> list[dict]:
+    """Cues that a line edits one of a code's `settings` (taxonomy.yaml), as logbooks paste it:
+    a sed/perl substitution (`perl -pi -e 's|--lr 6e-5|--lr 3e-5|'`) or a diff's added flag
+    (`+    --clip-grad 0.5`). The names are regex fragments, matched case-insensitively."""
+    if not settings:
+        return []
+    names = "|".join(settings)
+    return [{"confidence": 0.8, "name": f"{code}#edited", "tokens": [
+        [{"TEXT": {"REGEX": rf"(?i)^s([|/#])\(?(--?)?({names})(\b|_|$)"}}],
+        [{"ORTH": "+", "IS_SENT_START": True}, {"IS_SPACE": True, "OP": "?"},
+         {"LOWER": {"REGEX": rf"^--?({names})$"}}],
+    ]}]
+
+
 def load_taxonomy(path: Path | None = None) -> dict:
     """The codes by kind: {"fault": {code: description}, "intervention": {...}}."""
     out: dict[str, dict[str, str]] = {kind: {} for kind in KINDS}
@@ -164,7 +178,8 @@ class Classifier:
         self.rules: dict[str, _Rule] = {}
         patterns = []
         for code, spec in _read_taxonomy(taxonomy_path)["codes"].items():
-            for i, group in enumerate(spec.get("patterns", [])):
+            groups = spec.get("patterns", []) + _edit_group(code, spec.get("settings", []))
+            for i, group in enumerate(groups):
                 rule_id = f"{code}#{i}"
                 self.rules[rule_id] = _Rule(
                     code=code,
