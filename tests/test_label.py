@@ -237,6 +237,13 @@ def test_evidence_never_ends_in_a_line_break(classifier: Classifier) -> None:
     assert [lb.evidence for lb in labelled.labels if lb.code == "software.hang"] == ["stuck"]
 
 
+def test_a_pdf_line_wrapped_before_a_number_is_one_sentence() -> None:
+    wrapped = ("According to our training plan, we increased the maximum input length from 512 to\n"
+               "1024, expecting the model to gradually learn to handle longer sequences.")
+    assert "\n" not in normalise(wrapped)[0]
+    assert normalise("The loss table:\n1024 tokens")[0] == "The loss table:\n1024 tokens"
+
+
 def test_normalise_maps_back_to_the_original_offsets() -> None:
     text = "a  wrapped\nline ends.\n\nNext\tparagraph"
     flat, where = normalise(text)

@@ -91,7 +91,8 @@ def _hard_break(text: str, m: re.Match) -> bool:
     """True if a whitespace run ends a line for real, not a line wrapped by a PDF.
 
     A wrapped line stops mid-sentence (on a word or a comma) and goes on in
-    lower case, or, when it is long enough to have hit the margin, in any word.
+    lower case, or, when it is long enough to have hit the margin, in any word
+    or number ("from 512 to / 1024").
     """
     run = m.group()
     if run.count("\n") != 1:
@@ -101,7 +102,7 @@ def _hard_break(text: str, m: re.Match) -> bool:
     if not (before.isalnum() or before in _SOFT_BEFORE):
         return True
     line_length = m.start() - text.rfind("\n", 0, m.start()) - 1
-    return not (after.islower() or (after.isalpha() and line_length >= _WRAP_WIDTH))
+    return not (after.islower() or (after.isalnum() and line_length >= _WRAP_WIDTH))
 
 
 def normalise(text: str) -> tuple[str, list[int]]:
