@@ -16,6 +16,11 @@ PDF, WeasyPrint PDF), segmented, labelled and scored by ../shared/eval/score.py.
 `--errors` prints the tune side's disagreements with the gold, never the check
 side's.
 
+Four logbooks written for the project (benchmarks/written_logbooks/:
+fictional on-call, experiment, daily-report and weekly-summary logbooks, with
+gold labelled under TAXONOMY.md by their writer, who had read neither the
+rules nor any real logbook) are scored the same way, two tune and two check.
+
 Sentences written from TAXONOMY.md alone, by someone who had read neither the
 rules nor any logbook, are a second measure of whether cues are families of
 words for a meaning: tests/ holds the tune ones (each must pass),
@@ -42,11 +47,13 @@ from logbook_miner.read import read  # noqa: E402
 from logbook_miner.segment.entries import segment  # noqa: E402
 
 SHARED = ROOT.parent / "shared"
+WRITTEN = ROOT / "benchmarks" / "written_logbooks"
 SENTENCES = {"tune": (ROOT / "tests" / "paraphrases.yaml", ROOT / "tests" / "non_reports.yaml"),
              "check": (ROOT / "benchmarks" / "check_sentences" / "reports.yaml",
                        ROOT / "benchmarks" / "check_sentences" / "non_reports.yaml")}
 # Chosen before any of their errors were read, one per team; never tuned on since.
-CHECK = ("bloom-tr11-176b-prequel", "cpm-live", "opt-175b-56_percent_update")
+CHECK = ("bloom-tr11-176b-prequel", "cpm-live", "opt-175b-56_percent_update",
+         "synth-experiments", "synth-daily")
 # A logbook split by date: entries before the date are tune, the rest check.
 SPLITS = {"cpm-live": "2022-10-01"}
 RENDERINGS = {"md": "md/{}.md", "chromium": "pdf/{}.pdf", "weasyprint": "pdf/{}.weasy.pdf"}
@@ -66,10 +73,14 @@ def is_check(unit: str) -> bool:
     return logbook in CHECK and (logbook not in SPLITS or side.startswith("from"))
 
 
-def predictions(classifier: Classifier, rendering: str, names: list[str]) -> list[dict]:
+def shared_paths(rendering: str, names: list[str]) -> dict[str, Path]:
+    return {name: SHARED / "logbooks" / RENDERINGS[rendering].format(name) for name in names}
+
+
+def predictions(classifier: Classifier, paths: dict[str, Path]) -> list[dict]:
+    """Each logbook read, segmented and labelled; one row per entry, as score.py reads them."""
     rows = []
-    for name in names:
-        path = SHARED / "logbooks" / RENDERINGS[rendering].format(name)
+    for name, path in paths.items():
         day = None
         for labelled in classifier.classify(segment(read(path))):
             entry = labelled.entry
@@ -83,9 +94,9 @@ def predictions(classifier: Classifier, rendering: str, names: list[str]) -> lis
     return rows
 
 
-def gold_rows() -> list[dict]:
+def gold_rows(folder: Path) -> list[dict]:
     rows = []
-    for path in sorted((SHARED / "gold").glob("*.jsonl")):
+    for path in sorted(folder.glob("*.jsonl")):
         for line in path.read_text().splitlines():
             if line.strip():
                 row = json.loads(line)
@@ -141,6 +152,22 @@ def sentence_counts(classifier: Classifier, path: Path, must_get: bool) -> tuple
     return right, total
 
 
+def print_written(classifier: Classifier, paths: dict[str, Path], gold: list[dict]) -> None:
+    """The written logbooks' F1 (Markdown only), per logbook and pooled per side."""
+    rows = predictions(classifier, paths)
+    print(f"\n{'set':6} {'written logbook':30} {'faults':>10}{'interv.':>11}")
+    for group, members in (("tune", [n for n in paths if not is_check(n)]),
+                           ("check", [n for n in paths if is_check(n)])):
+        report = score(rows, gold, members)
+        for name in members:
+            cell = report["logbooks"][name]
+            print(f"{group:6} {name:30} {cell['faults']['f1']:>10.3f}"
+                  f"{cell['interventions']['f1']:>11.3f}")
+        pooled = report["overall"]
+        print(f"{group:6} {'(pooled, micro)':30} {pooled['faults']['f1']:>10.3f}"
+              f"{pooled['interventions']['f1']:>11.3f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--errors", action="store_true", help="print the tune side's errors")
@@ -148,13 +175,15 @@ def main() -> None:
     names = sorted(p.stem for p in (SHARED / "gold").glob("*.jsonl"))
     if not names:
         sys.exit(f"no gold in {SHARED / 'gold'}")
-    classifier, gold = Classifier(), gold_rows()
+    written = {p.stem: p.with_suffix(".md") for p in sorted(WRITTEN.glob("*.jsonl"))}
+    classifier, gold, written_gold = Classifier(), gold_rows(SHARED / "gold"), gold_rows(WRITTEN)
     if args.errors:
-        print_errors(predictions(classifier, "md", names), gold)
+        print_errors(predictions(classifier, shared_paths("md", names)), gold)
+        print_errors(predictions(classifier, written), written_gold)
         return
     units = sorted({g["logbook"] for g in gold})
     tune, check = [u for u in units if not is_check(u)], [u for u in units if is_check(u)]
-    rows = {r: predictions(classifier, r, names) for r in RENDERINGS}
+    rows = {r: predictions(classifier, shared_paths(r, names)) for r in RENDERINGS}
     print(f"{'':37} " + " ".join(f"{r:^21}" for r in RENDERINGS))
     print(f"{'set':6} {'logbook':30} " + " ".join(f"{'faults':>10}{'interv.':>11}"
                                                   for _ in RENDERINGS))
@@ -171,6 +200,7 @@ def main() -> None:
     print(f"{'all':6} {'(pooled, micro)':30} " + " ".join(
         f"{reports[r]['overall']['faults']['f1']:>10.3f}"
         f"{reports[r]['overall']['interventions']['f1']:>11.3f}" for r in RENDERINGS))
+    print_written(classifier, written, written_gold)
     print(f"\n{'set':6} {'written sentences':30} {'reports found':>16} {'non-reports clean':>20}")
     for group, (reports_file, non_reports_file) in SENTENCES.items():
         found = sentence_counts(classifier, reports_file, must_get=True)
