@@ -360,7 +360,8 @@ def test_the_typical_cues_of_taxonomy_md_are_labelled(shared: Path, classifier: 
     bare = {"power", "PCIe", "unstable", "weight decay 0.1", "epsilon", "init scheme",
             "embedding norm", "fp32 grad accumulation", "min loss scale", "eval frequency",
             "TP/PP/DP change", "SAVE_INTERVAL=100", "retention", "patch",
-            "killed"}  # (a line 'Killed', as a shell prints it, is a crash)
+            "killed",  # (a line 'Killed', as a shell prints it, is a crash)
+            "restart from 37k"}  # rule 6: which code depends on the entry (see the test below)
     missed = []
     for line in (shared / "TAXONOMY.md").read_text(encoding="utf-8").splitlines():
         row = re.match(r"\| `([a-z_.]+)` \| [^|]+ \| ([^|]+) \|", line)
@@ -389,6 +390,19 @@ def _sentences(name: str) -> list[tuple[str, str]]:
 
 
 PARAPHRASES = _sentences("paraphrases.yaml")
+
+
+@pytest.mark.parametrize(("text", "code", "not_code"), [
+    ("The loss diverged at 39k. Restart from 37k.", "rollback", "restart"),
+    ("Node 12 died overnight. Restart from 37k.", "restart", "rollback"),
+    ("Switched to bf16, resumed from 17k.", "restart", "rollback"),
+])
+def test_a_step_number_goes_back_only_after_numeric_trouble(
+        classifier: Classifier, text: str, code: str, not_code: str) -> None:
+    """TAXONOMY rule 6: 'restart from 37k' is a rollback when it undoes numeric trouble,
+    and a restart from the latest checkpoint after a crash or to apply a change."""
+    got = codes(classifier, text, heading="2024-03-02 14:10")
+    assert code in got and not_code not in got
 
 
 @pytest.mark.parametrize(("text", "code"), PARAPHRASES)

@@ -58,6 +58,7 @@ class _Rule:
     source: str
     confidence: float
     unless: frozenset[str]  # drop this cue when the entry already has one of these codes
+    needs: frozenset[str]  # drop this cue unless the entry has one of these codes
     inside: frozenset[str]  # drop this cue when a cue of one of these codes covers it
 
 
@@ -188,6 +189,7 @@ class Classifier:
                     source=f"taxonomy:{group.get('name', rule_id)}",
                     confidence=float(group.get("confidence", 0.8)),
                     unless=frozenset(group.get("unless", ())),
+                    needs=frozenset(group.get("needs", ())),
                     inside=frozenset(group.get("inside", ())),
                 )
                 for pattern in group.get("phrases", []) + group.get("tokens", []):
@@ -195,7 +197,7 @@ class Classifier:
         self.recurrence = context.load_recurrence(context_path or CONTEXT_PATH)
         self.rules[context.RECURRENCE] = _Rule(
             code=context.RECURRENCE, kind=FAULT, source="context:recurrence", confidence=0.7,
-            unless=frozenset(), inside=frozenset())
+            unless=frozenset(), needs=frozenset(), inside=frozenset())
         ruler = self.nlp.add_pipe("anchored_span_ruler", name="rulers",
                                   config={"spans_key": SPANS_KEY})
         ruler.add_patterns(patterns + self.recurrence.patterns)
@@ -310,6 +312,8 @@ def _covered(label: Label, rule: _Rule, cues: list[tuple[Label, _Rule]]) -> bool
 
 def _best(cues: list[tuple[Label, _Rule]]) -> list[Label]:
     """One label per code: the most confident cue, the earliest on ties (heading first)."""
+    found = {label.code for label, _ in cues}
+    cues = [(label, rule) for label, rule in cues if not rule.needs or rule.needs & found]
     codes = {label.code for label, _ in cues}
     best: dict[str, Label] = {}
     order = {field: i for i, field in enumerate(FIELDS)}
