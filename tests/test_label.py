@@ -320,21 +320,23 @@ def test_metrics_are_attached(classifier: Classifier) -> None:
     assert {m.name for m in labelled.metrics} >= {"lost_hours", "iteration"}
 
 
-def _score(shared: Path, rendering: str, classifier: Classifier, out: Path) -> dict:
+def _score(shared: Path, gold_dir: Path, paths: dict[str, Path], classifier: Classifier,
+           out: Path) -> dict:
+    """../shared/eval/score.py's report on the logbooks `paths` (name -> file) read,
+    segmented and labelled from scratch, against the gold in `gold_dir`."""
     rows = []
-    for gold in sorted((shared / "gold").glob("*.jsonl")):
-        path = shared / "logbooks" / RENDERINGS[rendering].format(gold.stem)
+    for name, path in paths.items():
         labelled = classifier.classify(segment(read(path)))
         check_offsets(labelled)
         for le in labelled:
             rows.append({
-                "logbook": gold.stem, "heading": le.entry.heading, "date": None,
+                "logbook": name, "heading": le.entry.heading, "date": None,
                 "faults": [lb.code for lb in le.labels if lb.kind == FAULT],
                 "interventions": [lb.code for lb in le.labels if lb.kind == INTERVENTION],
             })
     out.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
     score = [sys.executable, str(shared / "eval/score.py"), "--json",
-             "--gold", str(shared / "gold"), "--pred", str(out)]
+             "--gold", str(gold_dir), "--pred", str(out)]
     return json.loads(subprocess.run(score, check=True, capture_output=True, text=True).stdout)
 
 
@@ -342,12 +344,31 @@ def _score(shared: Path, rendering: str, classifier: Classifier, out: Path) -> d
 def test_real_logbooks_meet_the_quality_bar(
     shared: Path, classifier: Classifier, rendering: str, tmp_path: Path
 ) -> None:
-    report = _score(shared, rendering, classifier, tmp_path / "entries.jsonl")
-    assert report["overall"]["faults"]["f1"] >= 0.85
-    assert report["overall"]["interventions"]["f1"] >= 0.80
+    paths = {gold.stem: shared / "logbooks" / RENDERINGS[rendering].format(gold.stem)
+             for gold in sorted((shared / "gold").glob("*.jsonl"))}
+    report = _score(shared, shared / "gold", paths, classifier, tmp_path / "entries.jsonl")
+    assert report["overall"]["faults"]["f1"] >= 0.88
+    assert report["overall"]["interventions"]["f1"] >= 0.82
     weak = {code: c["f1"] for code, c in report["per_code"].items()
             if c["tp"] + c["fn"] >= 3 and c["f1"] < 0.5}
     assert not weak
+
+
+WRITTEN = Path(__file__).resolve().parents[1] / "benchmarks" / "written_logbooks"
+
+
+def test_logbooks_written_for_the_project_meet_a_floor(
+    shared: Path, classifier: Classifier, tmp_path: Path
+) -> None:
+    """Eight fictional logbooks in other teams' styles (benchmarks/written_logbooks/),
+    labelled from TAXONOMY.md by a writer who never saw the rules: half of them were
+    never tuned on."""
+    paths = {gold.stem: gold.with_suffix(".md") for gold in sorted(WRITTEN.glob("*.jsonl"))}
+    assert len(paths) >= 8
+    report = _score(shared, WRITTEN, paths, classifier, tmp_path / "entries.jsonl")
+    assert all(lb["matched"] == lb["gold_entries"] for lb in report["logbooks"].values())
+    assert report["overall"]["faults"]["f1"] >= 0.80
+    assert report["overall"]["interventions"]["f1"] >= 0.80
 
 
 def test_the_typical_cues_of_taxonomy_md_are_labelled(shared: Path, classifier: Classifier) -> None:
