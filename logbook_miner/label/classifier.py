@@ -204,6 +204,7 @@ class Classifier:
         rules, context_patterns = context.load_rules(context_path or CONTEXT_PATH)
         ruler.add_patterns(context_patterns, spans_key=context.SPANS_KEY)
         self.plan_titles = context.load_plan_titles(context_path or CONTEXT_PATH)
+        self.operator_lines = context.load_operator_lines(context_path or CONTEXT_PATH)
         kinds = {rule.code: rule.kind for rule in self.rules.values()}
         self.context = self.nlp.add_pipe(
             "context", config={"cues_key": SPANS_KEY}).configure(rules, kinds)
@@ -219,9 +220,12 @@ class Classifier:
         for entry, (_, pieces) in zip(entries, by_entry, strict=True):
             cues = []
             plans = self._plans(entry)
+            operators = {"heading": [], "text": context.line_spans(entry.text or "",
+                                                                   self.operator_lines)}
             for doc, (_, field, where) in pieces:
                 cues.extend(cue for cue in self._cues(doc, where, entry, field)
-                            if not _inside(cue[0], plans))
+                            if not _inside(cue[0], plans) and not (
+                                cue[0].kind == INTERVENTION and _inside(cue[0], operators)))
             labels = _best(cues)
             refers = [lb for lb in labels if lb.code == context.RECURRENCE]
             labels = [lb for lb in labels if lb.code != context.RECURRENCE]

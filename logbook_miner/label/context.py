@@ -123,6 +123,22 @@ def load_plan_titles(path: Path) -> list[re.Pattern]:
     return [re.compile(p, re.IGNORECASE) for p in data.get("plan_sections", [])]
 
 
+def load_operator_lines(path: Path) -> list[re.Pattern]:
+    """context.yaml's `operator_lines`: how a ticket or chat export marks the operators' words."""
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    return [re.compile(p, re.IGNORECASE) for p in data.get("operator_lines", [])]
+
+
+def line_spans(text: str, patterns: list[re.Pattern]) -> list[tuple[int, int]]:
+    """Character ranges of the lines of `text` that one of `patterns` matches at the start."""
+    spans, at = [], 0
+    for line in text.split("\n"):
+        if any(p.match(line) for p in patterns):
+            spans.append((at, at + len(line)))
+        at += len(line) + 1
+    return spans
+
+
 def _unmarked(line: str) -> str:
     """A line without Markdown's heading, list, quote and emphasis marks at its ends."""
     return line.lstrip(" \t#*_>-").rstrip(" \t*_")
