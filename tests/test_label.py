@@ -452,7 +452,7 @@ def test_families_keep_to_their_meaning(classifier: Classifier, text: str, code:
 def test_what_the_operators_did_in_a_ticket_is_not_the_teams(classifier: Classifier) -> None:
     """TAXONOMY rule 10, in a ticket or chat export: the faults the operators report are
     the run's, what they change is not the team's intervention."""
-    ticket = ("> **Olu:** dgx-17 lost a GPU again, we excluded it and relaunched.\n"
+    ticket = ("> **Olu:** dgx-17 lost a GPU again, we excluded dgx-17 and relaunched.\n"
               "> **Sven (support):** Xid 79 on GPU 4. We upgraded the driver and rebooted it.")
     got = codes(classifier, ticket, heading="[T-1042] 2023-11-07 dgx-17")
     assert {"hardware.gpu", "node_replacement", "restart"} <= got
