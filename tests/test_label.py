@@ -360,8 +360,8 @@ WRITTEN = Path(__file__).resolve().parents[1] / "benchmarks" / "written_logbooks
 def test_logbooks_written_for_the_project_meet_a_floor(
     shared: Path, classifier: Classifier, tmp_path: Path
 ) -> None:
-    """Eight fictional logbooks in other teams' styles (benchmarks/written_logbooks/),
-    labelled from TAXONOMY.md by a writer who never saw the rules: half of them were
+    """Fictional logbooks in other teams' styles (benchmarks/written_logbooks/),
+    labelled from TAXONOMY.md by a writer who never saw the rules: most of them were
     never tuned on."""
     paths = {gold.stem: gold.with_suffix(".md") for gold in sorted(WRITTEN.glob("*.jsonl"))}
     assert len(paths) >= 8
