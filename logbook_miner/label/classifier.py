@@ -203,8 +203,10 @@ class Classifier:
         ruler.add_patterns(patterns + self.recurrence.patterns)
         rules, context_patterns = context.load_rules(context_path or CONTEXT_PATH)
         ruler.add_patterns(context_patterns, spans_key=context.SPANS_KEY)
-        self.plan_titles = context.load_plan_titles(context_path or CONTEXT_PATH)
-        self.operator_lines = context.load_operator_lines(context_path or CONTEXT_PATH)
+        self.plan_titles = context.load_line_patterns(context_path or CONTEXT_PATH,
+                                                      "plan_sections")
+        self.operator_lines = context.load_line_patterns(context_path or CONTEXT_PATH,
+                                                         "operator_lines")
         kinds = {rule.code: rule.kind for rule in self.rules.values()}
         self.context = self.nlp.add_pipe(
             "context", config={"cues_key": SPANS_KEY}).configure(rules, kinds)

@@ -117,16 +117,12 @@ def load_recurrence(path: Path) -> Recurrence:
                       frozenset(data.get("recurrence_symptoms", ())), patterns)
 
 
-def load_plan_titles(path: Path) -> list[re.Pattern]:
-    """context.yaml's `plan_sections`: what a section's title says when it holds plans."""
+def load_line_patterns(path: Path, key: str) -> list[re.Pattern]:
+    """A list of line regexes from context.yaml, case-insensitive: `plan_sections` (what a
+    section's title says when it holds plans), `operator_lines` (how a ticket or chat
+    export marks the cluster operators' words)."""
     data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    return [re.compile(p, re.IGNORECASE) for p in data.get("plan_sections", [])]
-
-
-def load_operator_lines(path: Path) -> list[re.Pattern]:
-    """context.yaml's `operator_lines`: how a ticket or chat export marks the operators' words."""
-    data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    return [re.compile(p, re.IGNORECASE) for p in data.get("operator_lines", [])]
+    return [re.compile(p, re.IGNORECASE) for p in data.get(key, [])]
 
 
 def line_spans(text: str, patterns: list[re.Pattern]) -> list[tuple[int, int]]:
