@@ -449,6 +449,19 @@ def test_families_keep_to_their_meaning(classifier: Classifier, text: str, code:
     assert code not in codes(classifier, text, heading="2024-03-02 14:10")
 
 
+@pytest.mark.parametrize(("text", "code", "not_code"), [
+    ("Set CUDA_LAUNCH_BLOCKING=1 and reran to get the real stack.", "health_check", "code_fix"),
+    ("export NCCL_DEBUG_SUBSYS=ALL for the next launch", "health_check", "code_fix"),
+    ("Set TORCH_CPP_LOG_LEVEL=INFO to see the c10d errors.", "health_check", "code_fix"),
+    ("Set NCCL_IB_TIMEOUT=22 to get past the hangs.", "code_fix", "health_check"),
+])
+def test_an_environment_variable_is_a_diagnostic_or_a_workaround(
+        classifier: Classifier, text: str, code: str, not_code: str) -> None:
+    """TAXONOMY rules 9 and 10, from taxonomy.yaml's one list of debugging variables."""
+    got = codes(classifier, text, heading="2024-03-02 14:10")
+    assert code in got and not_code not in got
+
+
 def test_what_the_operators_did_in_a_ticket_is_not_the_teams(classifier: Classifier) -> None:
     """TAXONOMY rule 10, in a ticket or chat export: the faults the operators report are
     the run's, what they change is not the team's intervention."""

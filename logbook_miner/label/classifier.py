@@ -80,6 +80,31 @@ def _edit_group(code: str, settings: list[str]) -> list[dict]:
     ]}]
 
 
+_SET_VERB = {"LOWER": {"REGEX":
+             "^(set|setting|export(ed|ing)?|add(ed|ing)?|us(e|ed|ing)|tr(y|ied|ying))$"}}
+_ARTICLE = {"LOWER": {"IN": ["the", "a", "an"]}, "OP": "?"}
+
+
+def _variable_groups(rows: list[dict]) -> dict[str, list[dict]]:
+    """Cues that an environment variable was set, by code (taxonomy.yaml's `variables`):
+    "export NCCL_DEBUG=INFO", "set `NCCL_IB_TIMEOUT`", "CUDA_LAUNCH_BLOCKING=1". A variable
+    belongs to the first row whose names match it, so each later row excludes the earlier."""
+    groups: dict[str, list[dict]] = {}
+    earlier: list[str] = []
+    for row in rows:
+        names = "|".join(row["names"])
+        variable = rf"^`?{''.join(f'(?!({n})(=|`|$))' for n in earlier)}({names})"
+        tokens = [[_SET_VERB, _ARTICLE, {"ORTH": "`", "OP": "?"},
+                   {"TEXT": {"REGEX": rf"{variable}(=\S*)?`?$"}}, {"ORTH": "=", "OP": "?"}]]
+        if row.get("assigned_is_set"):
+            tokens += [[{"TEXT": {"REGEX": rf"{variable}=\S+$"}}],
+                       [{"TEXT": {"REGEX": rf"{variable}`?$"}}, {"ORTH": "="}]]
+        groups.setdefault(row["code"], []).append(
+            {"confidence": 0.85, "name": f"{row['code']}#variable", "tokens": tokens})
+        earlier.append(names)
+    return groups
+
+
 def load_taxonomy(path: Path | None = None) -> dict:
     """The codes by kind: {"fault": {code: description}, "intervention": {...}}."""
     out: dict[str, dict[str, str]] = {kind: {} for kind in KINDS}
@@ -179,8 +204,11 @@ class Classifier:
         self.nlp.add_pipe("sentences")  # sentencizer's starts and line ends (sentences.py)
         self.rules: dict[str, _Rule] = {}
         patterns = []
-        for code, spec in _read_taxonomy(taxonomy_path)["codes"].items():
-            groups = spec.get("patterns", []) + _edit_group(code, spec.get("settings", []))
+        taxonomy = _read_taxonomy(taxonomy_path)
+        variables = _variable_groups(taxonomy.get("variables", []))
+        for code, spec in taxonomy["codes"].items():
+            groups = [*spec.get("patterns", []), *_edit_group(code, spec.get("settings", [])),
+                      *variables.get(code, [])]
             for i, group in enumerate(groups):
                 rule_id = f"{code}#{i}"
                 self.rules[rule_id] = _Rule(
