@@ -16,10 +16,10 @@ PDF, WeasyPrint PDF), segmented, labelled and scored by ../shared/eval/score.py.
 `--errors` prints the tune side's disagreements with the gold, never the check
 side's.
 
-Four logbooks written for the project (benchmarks/written_logbooks/:
-fictional on-call, experiment, daily-report and weekly-summary logbooks, with
-gold labelled under TAXONOMY.md by their writer, who had read neither the
-rules nor any real logbook) are scored the same way, two tune and two check.
+Logbooks written for the project (benchmarks/written_logbooks/ and its README:
+fictional logbooks in other teams' styles, with gold labelled under TAXONOMY.md
+by their writer, who had read neither the rules nor any real logbook) are
+scored the same way, each named tune or check before it was first scored.
 
 Sentences written from TAXONOMY.md alone, by someone who had read neither the
 rules nor any logbook, are a second measure of whether cues are families of
@@ -55,7 +55,8 @@ SENTENCES = {"tune": (ROOT / "tests" / "paraphrases.yaml", ROOT / "tests" / "non
 CHECK = ("bloom-tr11-176b-prequel", "cpm-live", "opt-175b-56_percent_update",
          "synth-experiments", "synth-daily", "synth-postmortems", "synth-report",
          "synth-pretrain-diary", "synth-multilingual-team", "synth-shift-handover",
-         "synth-release-notes")
+         "synth-release-notes", "synth-bilingual-daily", "synth-email-digest",
+         "synth-cluster-bringup")
 # A logbook split by date: entries before the date are tune, the rest check.
 SPLITS = {"cpm-live": "2022-10-01"}
 RENDERINGS = {"md": "md/{}.md", "chromium": "pdf/{}.pdf", "weasyprint": "pdf/{}.weasy.pdf"}
