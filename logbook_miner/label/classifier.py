@@ -66,17 +66,24 @@ def _read_taxonomy(path: Path | None) -> dict:
     return yaml.safe_load((path or TAXONOMY_PATH).read_text(encoding="utf-8"))
 
 
-def _edit_group(code: str, settings: list[str]) -> list[dict]:
+def _edit_group(code: str, settings: list[str], value: dict) -> list[dict]:
     """Cues that a line edits one of a code's `settings` (taxonomy.yaml), as logbooks paste it:
     a sed/perl substitution (`perl -pi -e 's|--lr 6e-5|--lr 3e-5|'`) or a diff's added flag
-    (`+    --clip-grad 0.5`). The names are regex fragments, matched case-insensitively."""
+    (`+    --clip-grad 0.5`), or a value said to be new. The names are regex fragments, matched
+    case-insensitively; `value` is taxonomy.yaml's token spec of a number."""
     if not settings:
         return []
     names = "|".join(settings)
+    setting = {"LOWER": {"REGEX": rf"^(--?)?({names})$"}}
     return [{"confidence": 0.8, "name": f"{code}#edited", "tokens": [
         [{"TEXT": {"REGEX": rf"(?i)^s([|/#])\(?(--?)?({names})(\b|_|$)"}}],
         [{"ORTH": "+", "IS_SENT_START": True}, {"IS_SPACE": True, "OP": "?"},
          {"LOWER": {"REGEX": rf"^--?({names})$"}}],
+        # "peak LR down from 3e-4 to 2e-4", "lr const 2e-5 (was 1.5e-5)"
+        [setting, {"LOWER": {"IN": ["down", "up", "back", "now"]}, "OP": "?"}, {"LOWER": "from"},
+         value, {"LOWER": {"IN": ["to", "->", "→", "=>"]}}, value],
+        [setting, {"IS_PUNCT": False, "OP": "{0,2}"}, value, {"ORTH": "("},
+         {"LOWER": {"IN": ["was", "previously", "formerly", "from"]}}],
     ]}]
 
 
@@ -207,8 +214,8 @@ class Classifier:
         taxonomy = _read_taxonomy(taxonomy_path)
         variables = _variable_groups(taxonomy.get("variables", []))
         for code, spec in taxonomy["codes"].items():
-            groups = [*spec.get("patterns", []), *_edit_group(code, spec.get("settings", [])),
-                      *variables.get(code, [])]
+            edits = _edit_group(code, spec.get("settings", []), taxonomy["shared"]["value"])
+            groups = [*spec.get("patterns", []), *edits, *variables.get(code, [])]
             for i, group in enumerate(groups):
                 rule_id = f"{code}#{i}"
                 self.rules[rule_id] = _Rule(
