@@ -155,6 +155,11 @@ def test_cues_generalise_to_other_styles(classifier: Classifier, text: str, code
         ("next step: requeue once the fix lands", "restart"),  # PLAN
         ("The other team's run hit NaNs today.", "numerics.overflow"),  # OTHER_PROJECT
         ("Saw NaNs on the shared dashboard, unrelated to ours.", "numerics.overflow"),
+        # an aside does not end the scope; "their <...> run" is another team's
+        ("FYI from the Osprey team (70B, other region): they had NCCL timeouts for a week.",
+         "network.interconnect"),
+        ("Their 34B run on the other cluster had grad spikes after switching data dumps.",
+         "numerics.loss_spike"),
         ("Best practice: exclude nodes with any Xid before relaunching.", "node_replacement"),
         ("```\n# restart the job when the node is back\nsbatch train.slurm\n```", "restart"),
     ],

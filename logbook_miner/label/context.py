@@ -88,6 +88,9 @@ def load_rules(path: Path) -> tuple[dict[str, Rule], list[dict]]:
     for label, key in ((TERMINATE, "terminators"), (PSEUDO, "pseudo"), (CAUSE, "causal_links")):
         for pattern in data.get(key, []):
             patterns.append({"label": label, "pattern": pattern})
+    for category, group in data.get("category_terminators", {}).items():
+        for pattern in group:
+            patterns.append({"label": f"{TERMINATE}:{category}", "pattern": pattern})
     return rules, patterns
 
 
@@ -207,7 +210,7 @@ def scopes(doc: Doc, rules: dict[str, Rule], own_size: str | None = None) -> lis
     """The scopes opened by the context triggers found in `doc`."""
     found = doc.spans.get(SPANS_KEY, [])
     pseudo = [s for s in found if s.label_ == PSEUDO]
-    stops = [s for s in found if s.label_ == TERMINATE]
+    stops = [s for s in found if s.label_.startswith(TERMINATE)]
     causes = [s for s in found if s.label_ == CAUSE]
     out: list[Scope] = []
     for trig in found:
@@ -217,19 +220,38 @@ def scopes(doc: Doc, rules: dict[str, Rule], own_size: str | None = None) -> lis
         if rule.model_size and not _names_other_model(trig, own_size):
             continue
         sent = doc[trig.start].sent
+        asides = [(o, c) for o, c in _asides(sent) if not o <= trig.start <= c]
+        ends = [t for t in stops if t.label_ in (TERMINATE, f"{TERMINATE}:{rule.category}")
+                and not any(o <= t.start <= c for o, c in asides)]
         start, end = trig.start, trig.end
         if rule.direction != "backward":
-            end = min([sent.end, *(t.start for t in stops if t.start >= trig.end)])
+            end = min([sent.end, *(t.start for t in ends if t.start >= trig.end)])
             if rule.max_scope is not None:
                 end = min(end, trig.end + rule.max_scope)
             if rule.explains:  # "we suspect the OOM is related to X": the OOM happened
                 start = min((c.start for c in causes if trig.end <= c.start < end),
                             default=start)
         if rule.direction != "forward":
-            start = max([sent.start, *(t.end for t in stops if t.end <= trig.start)])
+            start = max([sent.start, *(t.end for t in ends if t.end <= trig.start)])
             if rule.max_scope is not None:
                 start = max(start, trig.start - rule.max_scope)
+        for o, c in sorted(asides):  # the scope goes on after an aside, without it
+            if start <= o and c < end:
+                out.append(Scope(rule, trig, start, o))
+                start = c + 1
         out.append(Scope(rule, trig, start, end))
+    return out
+
+
+def _asides(sent: Span) -> list[tuple[int, int]]:
+    """The parenthesised asides of a sentence, as (open, close) token indexes: "FYI from the
+    Osprey team (70B, other region): they lost 3 days to ..." goes on after the aside."""
+    out, opened = [], []
+    for token in sent:
+        if token.text == "(":
+            opened.append(token.i)
+        elif token.text.startswith(")") and opened:  # "):" is one token
+            out.append((opened.pop(), token.i))
     return out
 
 
