@@ -179,6 +179,9 @@ def test_context_rules_drop_cues_that_did_not_happen_here(
         ("on reload the learning rate is increased by 2.2x", "lr_change"),
         ("Xid 79 on gpu 5 of node17: the GPU died", "hardware.node"),
         ("WPS went down by 3% without any crash", "automation"),
+        ("Killed it at step 2,100 and relaunched with the fix.", "software.crash"),
+        ("The job was killed by slurm at the 48h wall limit.", "software.crash"),
+        ("ops upgraded the driver during the window", "dependency_change"),
     ],
 )
 def test_lookalikes_are_not_the_code(classifier: Classifier, text: str, code: str) -> None:

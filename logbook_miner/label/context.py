@@ -56,10 +56,10 @@ class Scope:
     end: int
 
     def covers(self, span: Span, kind: str) -> bool:
-        """True if `span` (a cue of `kind`) lies in this scope and is not the trigger itself."""
+        """True if `span` (a cue of `kind`) lies in this scope and does not hold the trigger."""
         if kind not in self.rule.kinds:
             return False
-        if span.start < self.trigger.end and self.trigger.start < span.end:
+        if span.start <= self.trigger.start and self.trigger.end <= span.end:
             return False
         return span.start < self.end and self.start < span.end
 
