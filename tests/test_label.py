@@ -160,6 +160,8 @@ def test_cues_generalise_to_other_styles(classifier: Classifier, text: str, code
          "network.interconnect"),
         ("Their 34B run on the other cluster had grad spikes after switching data dumps.",
          "numerics.loss_spike"),
+        ("The vision-language team's 13B run spikes since they added image-text data.",
+         "data_change"),
         ("Best practice: exclude nodes with any Xid before relaunching.", "node_replacement"),
         ("```\n# restart the job when the node is back\nsbatch train.slurm\n```", "restart"),
     ],
@@ -182,6 +184,7 @@ def test_context_rules_drop_cues_that_did_not_happen_here(
         ("Killed it at step 2,100 and relaunched with the fix.", "software.crash"),
         ("The job was killed by slurm at the 48h wall limit.", "software.crash"),
         ("ops upgraded the driver during the window", "dependency_change"),
+        ("p2 crashed at the first step with an OOM.", "hardware.node"),  # a phase, not a host
     ],
 )
 def test_lookalikes_are_not_the_code(classifier: Classifier, text: str, code: str) -> None:
