@@ -153,6 +153,8 @@ def test_cues_generalise_to_other_styles(classifier: Classifier, text: str, code
         ("added an alert for Xid errors in grafana", "hardware.gpu"),  # what a check looks for
         ("Kept the softmax in fp32 to avoid overflow in the attention.", "numerics.overflow"),
         ("next step: requeue once the fix lands", "restart"),  # PLAN
+        ("Things we talked about and didn't decide:\n\n- re-run language ID on the forums",
+         "restart"),  # a title that says nothing was decided
         ("The other team's run hit NaNs today.", "numerics.overflow"),  # OTHER_PROJECT
         ("Saw NaNs on the shared dashboard, unrelated to ours.", "numerics.overflow"),
         # an aside does not end the scope; "their <...> run" is another team's
@@ -245,7 +247,8 @@ def test_evidence_never_ends_in_a_line_break(classifier: Classifier) -> None:
     entry = Entry(seq=1, heading="x", text="training stuck\nNext: py-spy on rank 0")
     [labelled] = classifier.classify([entry])
     check_offsets([labelled])
-    assert [lb.evidence for lb in labelled.labels if lb.code == "software.hang"] == ["stuck"]
+    hangs = [lb.evidence for lb in labelled.labels if lb.code == "software.hang"]
+    assert hangs == ["training stuck"]
 
 
 def test_a_pdf_line_wrapped_before_a_number_is_one_sentence() -> None:
