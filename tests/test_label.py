@@ -187,6 +187,9 @@ def test_context_rules_drop_cues_that_did_not_happen_here(
         ("The job was killed by slurm at the 48h wall limit.", "software.crash"),
         ("ops upgraded the driver during the window", "dependency_change"),
         ("p2 crashed at the first step with an OOM.", "hardware.node"),  # a phase, not a host
+        # a launch script's listing says how the run is set up, not what changed
+        ("13B config:\n\nNLAYERS=40\nARGS=\"--lr 1e-4 --clip-grad 1.0\"\n", "lr_change"),
+        ("OPTIMIZER_ARGS=\" \\\n    --adam-beta1 0.9 --lr 2e-4 \\\n    \"", "optimizer_change"),
     ],
 )
 def test_lookalikes_are_not_the_code(classifier: Classifier, text: str, code: str) -> None:

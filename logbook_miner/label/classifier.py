@@ -240,8 +240,7 @@ class Classifier:
         ruler.add_patterns(context_patterns, spans_key=context.SPANS_KEY)
         self.plan_titles = context.load_line_patterns(context_path or CONTEXT_PATH,
                                                       "plan_sections")
-        self.operator_lines = context.load_line_patterns(context_path or CONTEXT_PATH,
-                                                         "operator_lines")
+        self.line_rules = context.load_line_rules(context_path or CONTEXT_PATH)
         kinds = {rule.code: rule.kind for rule in self.rules.values()}
         self.context = self.nlp.add_pipe(
             "context", config={"cues_key": SPANS_KEY}).configure(rules, kinds)
@@ -257,12 +256,14 @@ class Classifier:
         for entry, (_, pieces) in zip(entries, by_entry, strict=True):
             cues = []
             plans = self._plans(entry)
-            operators = {"heading": [], "text": context.line_spans(entry.text or "",
-                                                                   self.operator_lines)}
+            lines = [(rule, {"heading": [], "text": context.line_spans(entry.text or "",
+                                                                       rule.lines)})
+                     for rule in self.line_rules]
             for doc, (_, field, where) in pieces:
                 cues.extend(cue for cue in self._cues(doc, where, entry, field)
-                            if not _inside(cue[0], plans) and not (
-                                cue[0].kind == INTERVENTION and _inside(cue[0], operators)))
+                            if not _inside(cue[0], plans) and not any(
+                                rule.drops_cue(cue[0].code, cue[0].kind) and _inside(cue[0], at)
+                                for rule, at in lines))
             labels = _best(cues)
             refers = [lb for lb in labels if lb.code == context.RECURRENCE]
             labels = [lb for lb in labels if lb.code != context.RECURRENCE]

@@ -122,10 +122,30 @@ def load_recurrence(path: Path) -> Recurrence:
 
 def load_line_patterns(path: Path, key: str) -> list[re.Pattern]:
     """A list of line regexes from context.yaml, case-insensitive: `plan_sections` (what a
-    section's title says when it holds plans), `operator_lines` (how a ticket or chat
-    export marks the cluster operators' words)."""
+    section's title says when it holds plans)."""
     data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    return [re.compile(p, re.IGNORECASE) for p in data.get(key, [])]
+    return _compiled(data.get(key, []))
+
+
+def _compiled(patterns: list[str]) -> list[re.Pattern]:
+    return [re.compile(p, re.IGNORECASE) for p in patterns]
+
+
+@dataclass(frozen=True, slots=True)
+class LineRule:
+    """context.yaml's `line_rules`: the cues (by kind or code) that lines like these drop."""
+
+    drops: frozenset[str]
+    lines: list[re.Pattern]
+
+    def drops_cue(self, code: str, kind: str) -> bool:
+        return code in self.drops or kind in self.drops
+
+
+def load_line_rules(path: Path) -> list[LineRule]:
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    return [LineRule(frozenset(rule["drops"]), _compiled(rule["lines"]))
+            for rule in data.get("line_rules", [])]
 
 
 def line_spans(text: str, patterns: list[re.Pattern]) -> list[tuple[int, int]]:
