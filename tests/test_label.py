@@ -187,6 +187,10 @@ def test_context_rules_drop_cues_that_did_not_happen_here(
         ("The job was killed by slurm at the 48h wall limit.", "software.crash"),
         ("ops upgraded the driver during the window", "dependency_change"),
         ("p2 crashed at the first step with an OOM.", "hardware.node"),  # a phase, not a host
+        ("The first theory was silent corruption on that node; it was the seed.", "hardware.sdc"),
+        ("We were about to book hc-088 for a burn-in when the diff explained it.", "health_check"),
+        ("Topic: what other groups ran into\n\n- Their fp16 run blew up; they skipped the "
+         "batches and lowered the LR.", "skip_data"),
         # a launch script's listing says how the run is set up, not what changed
         ("13B config:\n\nNLAYERS=40\nARGS=\"--lr 1e-4 --clip-grad 1.0\"\n", "lr_change"),
         ("OPTIMIZER_ARGS=\" \\\n    --adam-beta1 0.9 --lr 2e-4 \\\n    \"", "optimizer_change"),

@@ -238,8 +238,8 @@ class Classifier:
         ruler.add_patterns(patterns + self.recurrence.patterns)
         rules, context_patterns = context.load_rules(context_path or CONTEXT_PATH)
         ruler.add_patterns(context_patterns, spans_key=context.SPANS_KEY)
-        self.plan_titles = context.load_line_patterns(context_path or CONTEXT_PATH,
-                                                      "plan_sections")
+        self.aside_titles = context.load_line_patterns(context_path or CONTEXT_PATH,
+                                                       "aside_sections")
         self.line_rules = context.load_line_rules(context_path or CONTEXT_PATH)
         kinds = {rule.code: rule.kind for rule in self.rules.values()}
         self.context = self.nlp.add_pipe(
@@ -255,13 +255,13 @@ class Classifier:
         results = []
         for entry, (_, pieces) in zip(entries, by_entry, strict=True):
             cues = []
-            plans = self._plans(entry)
+            asides = self._asides(entry)
             lines = [(rule, {"heading": [], "text": context.line_spans(entry.text or "",
                                                                        rule.lines)})
                      for rule in self.line_rules]
             for doc, (_, field, where) in pieces:
                 cues.extend(cue for cue in self._cues(doc, where, entry, field)
-                            if not _inside(cue[0], plans) and not any(
+                            if not _inside(cue[0], asides) and not any(
                                 rule.drops_cue(cue[0].code, cue[0].kind) and _inside(cue[0], at)
                                 for rule, at in lines))
             labels = _best(cues)
@@ -283,12 +283,12 @@ class Classifier:
                 return [replace(refers, code=code) for code in faults]
         return []
 
-    def _plans(self, entry: Entry) -> dict[str, list[tuple[int, int]]]:
-        """Per field, the character ranges that sit in a section titled as a plan."""
+    def _asides(self, entry: Entry) -> dict[str, list[tuple[int, int]]]:
+        """Per field, the character ranges in a section titled as an aside (a plan, others')."""
         text = entry.text or ""
-        if context.plan_spans(entry.heading or "", self.plan_titles):
+        if context.aside_spans(entry.heading or "", self.aside_titles):
             return {"heading": [(0, len(entry.heading))], "text": [(0, len(text))]}
-        return {"heading": [], "text": context.plan_spans(text, self.plan_titles)}
+        return {"heading": [], "text": context.aside_spans(text, self.aside_titles)}
 
     def _cues(
         self, doc: Doc, where: list[int], entry: Entry, field: str

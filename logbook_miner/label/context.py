@@ -121,8 +121,8 @@ def load_recurrence(path: Path) -> Recurrence:
 
 
 def load_line_patterns(path: Path, key: str) -> list[re.Pattern]:
-    """A list of line regexes from context.yaml, case-insensitive: `plan_sections` (what a
-    section's title says when it holds plans)."""
+    """A list of line regexes from context.yaml, case-insensitive: `aside_sections` (what a
+    section's title says when it holds no report: plans, other groups' stories)."""
     data = yaml.safe_load(path.read_text(encoding="utf-8"))
     return _compiled(data.get(key, []))
 
@@ -163,12 +163,12 @@ def _unmarked(line: str) -> str:
     return line.lstrip(" \t#*_>-").rstrip(" \t*_")
 
 
-def _titled_as_plan(line: str, titles: list[re.Pattern]) -> bool:
+def _titled_as_aside(line: str, titles: list[re.Pattern]) -> bool:
     return any(t.search(line) for t in titles)
 
 
-def plan_spans(text: str, titles: list[re.Pattern]) -> list[tuple[int, int]]:
-    """Character ranges of `text` inside sections titled as plans ("Future experiments:").
+def aside_spans(text: str, titles: list[re.Pattern]) -> list[tuple[int, int]]:
+    """Character ranges of `text` inside sections titled as asides ("Future experiments:").
 
     A title is a line of its own: one ending in ':' owns the list it introduces (up to
     the first paragraph after a blank line that is not a list item); a short line with
@@ -186,7 +186,7 @@ def plan_spans(text: str, titles: list[re.Pattern]) -> list[tuple[int, int]]:
         line = _unmarked(raw)
         colon = line.endswith(":") and len(line) <= _MAX_TITLE
         heading = _heading_like(lines, i)
-        if not ((colon or heading) and _titled_as_plan(line, titles)):
+        if not ((colon or heading) and _titled_as_aside(line, titles)):
             i += 1
             continue
         j = i + 1
