@@ -154,6 +154,27 @@ def image_pdf() -> bytes:
     return bytes(pdf.output())
 
 
+FIGURE_NOTE = ["Relaunched with the smaller LR.", "Loss back to 2.41 after 300 steps.",
+               "No spike since."]
+
+
+def figure_pdf() -> bytes:
+    """A heading with only a picture under it, then a note."""
+    picture = io.BytesIO()
+    Image.new("RGB", (300, 200), "grey").save(picture, format="PNG")
+    pdf = FPDF()
+    pdf.add_page()
+    pdf.set_font("Helvetica", "B", 16)
+    pdf.multi_cell(0, 9, "All divergences together", new_x="LMARGIN", new_y="NEXT")
+    pdf.image(picture, x=10, y=pdf.get_y() + 4, w=150)
+    pdf.set_y(pdf.get_y() + 110)
+    pdf.multi_cell(0, 9, "Exp 12", new_x="LMARGIN", new_y="NEXT")
+    pdf.set_font("Helvetica", size=11)
+    for line in FIGURE_NOTE:
+        pdf.multi_cell(0, 6, line, new_x="LMARGIN", new_y="NEXT")
+    return bytes(pdf.output())
+
+
 def score_logbooks(shared: Path, tmp: Path, files: dict[str, Path]) -> dict[str, dict]:
     """Ingest each logbook (id -> file) unlabelled, export, run ../shared/eval/score.py: figures
     per logbook."""

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from conftest import SHARED
-from helpers import text_pdf
+from helpers import FIGURE_NOTE, figure_pdf, text_pdf
 from pdfbuild import Note, write_logbook
 from test_opt_style_pdf import NOTES
 
@@ -83,6 +83,17 @@ def test_unreadable_pdfs_give_the_same_one_line_reason(tmp_path, backend, name):
         read(path, pdf_backend=backend)
     message = str(caught.value)
     assert message.startswith(reason) and "\n" not in message
+
+
+@pytest.mark.parametrize("backend", sorted(PDF_BACKENDS))
+def test_a_heading_over_only_a_figure_is_an_entry(tmp_path, backend):
+    """In Markdown a figure is its link text; in a PDF only the picture is left, and
+    a heading with nothing under it would not be an entry (TAXONOMY rule 13)."""
+    path = tmp_path / "figure.pdf"
+    path.write_bytes(figure_pdf())
+    found = {e.heading: e.text for e in segment(read_pdf(path, backend))}
+    assert found == {"All divergences together": "[image]",
+                     "Exp 12": "\n".join(FIGURE_NOTE)}
 
 
 def test_default_backend_is_pdfium():

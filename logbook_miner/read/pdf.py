@@ -42,6 +42,8 @@ FURNITURE = [
     re.compile(r"^\d{1,2}/\d{1,2}/\d{2,4},? \d{1,2}:\d{2}(\s*[AP]M)?\b"),  # browser header
 ]
 _EDGE_LINES = 2  # how many lines at a page's top and bottom may be furniture
+IMAGE_TEXT = "[image]"  # a figure's place in the text: a heading over a figure has a body
+_MIN_FIGURE = (50.0, 30.0)  # points, width and height: smaller images are icons or bullets
 _PARAGRAPH_GAP = 1.3  # lines this many usual line pitches apart start a new block
 _PITCH_TOLERANCE = 0.15  # points: line steps this close are one step measured twice
 # pdfplumber keeps a dict of ~2 KB per character, so a page's characters are counted as
@@ -78,13 +80,13 @@ def read_pdf(path: Path, on_page: OnPage | None = None) -> Document:
                 pages.append(_page_lines(page))
                 if on_page:
                     on_page(len(pages), len(pdf.pages))
-            images = 0 if any(pages) else sum(len(page.images) for page in pdf.pages)
+            images = 0 if has_text(pages) else sum(len(page.images) for page in pdf.pages)
             title = (pdf.metadata or {}).get("Title")
     except ReadError:
         raise
     except Exception as exc:  # pdfminer raises many undocumented types on damaged files
         raise ReadError(why_unreadable(exc)) from None
-    if not any(pages) and not images:
+    if not has_text(pages) and not images:
         raise ReadError("no text (blank or damaged PDF)")
     return assemble(path, pages, title if isinstance(title, str) else None)
 
@@ -118,10 +120,15 @@ def why_unreadable(exc: Exception) -> str:
 
 def assemble(path: Path, pages: list[list[PdfLine]], title: str | None = None) -> Document:
     """Placed lines of every page -> the Document's Lines (shared by every PDF backend)."""
-    if not any(pages):
+    if not has_text(pages):
         raise ReadError("no text layer (scanned or image-only PDF)")
     pages = strip_furniture(pages)
     every = [line for placed in pages for line in placed]
+    body = Counter(line.size for line in every if line.size).most_common(1)
+    for line in every:
+        if not line.size:  # a figure's line reads as body text
+            line.size = body[0][0] if body else 10.0
+            line.char_width = 0.6 * line.size
     margin, pitch = _left_margin(every), _line_pitch(pages)
     lines: list[Line] = []
     for placed in pages:
@@ -176,7 +183,29 @@ def _page_lines(page) -> list[PdfLine]:
             char_width=chars[0]["width"] or chars[0]["size"] * 0.6,
             spans=tuple((c["x0"], c["text"]) for c in chars) if code else (),
         ))
-    return lines
+    boxes = [(image["x0"], image["top"], image["width"], image["height"]) for image in page.images]
+    return with_figures(lines, boxes, page.page_number)
+
+
+def has_text(pages: list[list[PdfLine] | None]) -> bool:
+    """Whether any page has a line of text (a figure's line is none)."""
+    return any(line.text != IMAGE_TEXT for placed in pages if placed for line in placed)
+
+
+def with_figures(lines: list[PdfLine], boxes: list[tuple[float, float, float, float]],
+                 page: int) -> list[PdfLine]:
+    """A page's lines with a line IMAGE_TEXT where each figure sits, in reading order.
+
+    `boxes` are (x0, top, width, height) in points from the page's top. In Markdown a
+    figure is its link text ("![loss](images/loss.png)"); a PDF has only the picture.
+    """
+    figures = [box for box in boxes if box[2] >= _MIN_FIGURE[0] and box[3] >= _MIN_FIGURE[1]]
+    if not figures:
+        return lines
+    placed = lines + [PdfLine(text=IMAGE_TEXT, page=page, top=top, bottom=top + height, x0=x0,
+                              size=0.0, bold=False, code=False, char_width=0.0)
+                      for x0, top, _, height in figures]  # body size: set by `assemble`
+    return sorted(placed, key=lambda line: line.top)
 
 
 def strip_furniture(pages: list[list[PdfLine]]) -> list[list[PdfLine]]:

@@ -86,7 +86,7 @@ def read_pdf(path: Path, on_page: OnPage | None = None) -> Document:
         pages, title = [], None
     finally:
         pdf.close()
-    if not any(pages):
+    if not plumber.has_text(pages):
         return plumber.read_pdf(path)
     if None in pages:
         pages = plumber.read_pages(path, pages)
@@ -154,10 +154,19 @@ class _PageReader:
             if self._needs_reference():
                 return None
             words = [w for m in _WORD.finditer(self._text()) if (w := self._word(m))]
-            return [line for group in _cluster(words) if (line := self._line(group))]
+            lines = [line for group in _cluster(words) if (line := self._line(group))]
+            return plumber.with_figures(lines, self._figures(), self.number)
         finally:
             self.textpage.close()
             self.page.close()
+
+    def _figures(self) -> list[tuple[float, float, float, float]]:
+        """(x0, top, width, height) of each image on the page, in points from its top."""
+        boxes = []
+        for image in self.page.get_objects(filter=[raw.FPDF_PAGEOBJ_IMAGE], max_depth=2):
+            left, bottom, right, top = image.get_bounds()
+            boxes.append((left, self.height - top, right - left, top - bottom))
+        return boxes
 
     def _text(self) -> str:
         """All chars of the page, index for index (generated spaces and line ends included)."""
