@@ -56,7 +56,8 @@ CHECK = ("bloom-tr11-176b-prequel", "cpm-live", "opt-175b-56_percent_update",
          "synth-experiments", "synth-daily", "synth-postmortems", "synth-report",
          "synth-pretrain-diary", "synth-multilingual-team", "synth-shift-handover",
          "synth-release-notes", "synth-bilingual-daily", "synth-email-digest",
-         "synth-cluster-bringup", "synth-research-blog", "synth-retrospective", "synth-moe-ops")
+         "synth-cluster-bringup", "synth-research-blog", "synth-retrospective", "synth-moe-ops",
+         "synth-public-updates", "synth-funder-report", "synth-academic-cluster")
 # A logbook split by date: entries before the date are tune, the rest check.
 SPLITS = {"cpm-live": "2022-10-01"}
 RENDERINGS = {"md": "md/{}.md", "chromium": "pdf/{}.pdf", "weasyprint": "pdf/{}.weasy.pdf"}
