@@ -191,6 +191,12 @@ def test_context_rules_drop_cues_that_did_not_happen_here(
         ("We were about to book hc-088 for a burn-in when the diff explained it.", "health_check"),
         ("Topic: what other groups ran into\n\n- Their fp16 run blew up; they skipped the "
          "batches and lowered the LR.", "skip_data"),
+        ("Priya's team saw NaNs with this same base in bf16 last month.", "numerics.overflow"),
+        ("First thought was a bad GPU on one of the new nodes; dcgmi passed.", "hardware.gpu"),
+        ("No NaNs in any run after the patch, and nothing diverged.", "numerics.divergence"),
+        ("ft-044 went down at step 212 with an OOM on rank 3.", "hardware.node"),  # a run id
+        ("The collator was right; the model side was wrong, a bug in attention.py.",
+         "data.quality"),
         # a launch script's listing says how the run is set up, not what changed
         ("13B config:\n\nNLAYERS=40\nARGS=\"--lr 1e-4 --clip-grad 1.0\"\n", "lr_change"),
         ("OPTIMIZER_ARGS=\" \\\n    --adam-beta1 0.9 --lr 2e-4 \\\n    \"", "optimizer_change"),
