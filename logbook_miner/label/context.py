@@ -18,6 +18,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 
 import yaml
@@ -64,9 +65,19 @@ class Scope:
         return span.start < self.end and self.start < span.end
 
 
+def _read(path: Path) -> dict:
+    """context.yaml's data; each loader below takes its part, and the file is parsed once."""
+    return _parsed(path, path.stat().st_mtime_ns)
+
+
+@cache
+def _parsed(path: Path, mtime_ns: int) -> dict:
+    return yaml.safe_load(path.read_text(encoding="utf-8"))
+
+
 def load_rules(path: Path) -> tuple[dict[str, Rule], list[dict]]:
     """Read context.yaml -> (rule by id, span-ruler patterns labelled with the rule id)."""
-    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    data = _read(path)
     rules: dict[str, Rule] = {}
     patterns: list[dict] = []
     for i, group in enumerate(data["rules"]):
@@ -113,7 +124,7 @@ class Recurrence:
 
 
 def load_recurrence(path: Path) -> Recurrence:
-    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    data = _read(path)
     patterns = [{"label": RECURRENCE, "pattern": optimise(p), "id": RECURRENCE}
                 for p in data.get("recurrence", [])]
     return Recurrence(int(data.get("recurrence_reach", 0)), int(data.get("recurrence_codes", 0)),
@@ -123,7 +134,7 @@ def load_recurrence(path: Path) -> Recurrence:
 def load_line_patterns(path: Path, key: str) -> list[re.Pattern]:
     """A list of line regexes from context.yaml, case-insensitive: `aside_sections` (what a
     section's title says when it holds no report: plans, other groups' stories)."""
-    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    data = _read(path)
     return _compiled(data.get(key, []))
 
 
@@ -143,7 +154,7 @@ class LineRule:
 
 
 def load_line_rules(path: Path) -> list[LineRule]:
-    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    data = _read(path)
     return [LineRule(frozenset(rule["drops"]), _compiled(rule["lines"]))
             for rule in data.get("line_rules", [])]
 
@@ -240,9 +251,9 @@ def scopes(doc: Doc, rules: dict[str, Rule], own_size: str | None = None) -> lis
         if rule.model_size and not _names_other_model(trig, own_size):
             continue
         sent = doc[trig.start].sent
-        asides = [(o, c) for o, c in _asides(sent) if not o <= trig.start <= c]
+        parens = [(o, c) for o, c in _parentheses(sent) if not o <= trig.start <= c]
         ends = [t for t in stops if t.label_ in (TERMINATE, f"{TERMINATE}:{rule.category}")
-                and not any(o <= t.start <= c for o, c in asides)]
+                and not any(o <= t.start <= c for o, c in parens)]
         start, end = trig.start, trig.end
         if rule.direction != "backward":
             end = min([sent.end, *(t.start for t in ends if t.start >= trig.end)])
@@ -255,7 +266,7 @@ def scopes(doc: Doc, rules: dict[str, Rule], own_size: str | None = None) -> lis
             start = max([sent.start, *(t.end for t in ends if t.end <= trig.start)])
             if rule.max_scope is not None:
                 start = max(start, trig.start - rule.max_scope)
-        for o, c in sorted(asides):  # the scope goes on after an aside, without it
+        for o, c in sorted(parens):  # the scope goes on after a parenthesis, without it
             if start <= o and c < end:
                 out.append(Scope(rule, trig, start, o))
                 start = c + 1
@@ -263,9 +274,9 @@ def scopes(doc: Doc, rules: dict[str, Rule], own_size: str | None = None) -> lis
     return out
 
 
-def _asides(sent: Span) -> list[tuple[int, int]]:
-    """The parenthesised asides of a sentence, as (open, close) token indexes: "FYI from the
-    Osprey team (70B, other region): they lost 3 days to ..." goes on after the aside."""
+def _parentheses(sent: Span) -> list[tuple[int, int]]:
+    """The parentheses of a sentence, as (open, close) token indexes: "FYI from the Osprey
+    team (70B, other region): they lost 3 days to ..." goes on after the parenthesis."""
     out, opened = [], []
     for token in sent:
         if token.text == "(":
