@@ -84,9 +84,14 @@ def _edit_group(code: str, settings: list[str], value: dict) -> list[dict]:
          value, {"LOWER": {"IN": ["to", "->", "→", "=>"]}}, value],
         [setting, {"IS_PUNCT": False, "OP": "{0,2}"}, value, {"ORTH": "("},
          {"LOWER": {"IN": ["was", "previously", "formerly", "from"]}}],
+        # "fixed `FFN_HIDDEN_SIZE`", "lowered --lr", "bumped SEQ_LEN to 4096"
+        [_CHANGE_VERB, {"ORTH": "`", "OP": "?"}, setting],
     ]}]
 
 
+_CHANGE_VERB = {"LOWER": {"REGEX": "^(fix(ed)?|correct(ed)?|chang(e|ed)|updat(e|ed)|bump(ed)?|"
+                                    "lower(ed)?|rais(e|ed)|increas(e|ed)|reduc(e|ed)|halv(e|ed)|"
+                                    "doubl(e|ed)|tweak(ed)?|adjust(ed)?)$"}}
 _SET_VERB = {"LOWER": {"REGEX":
              "^(set|setting|export(ed|ing)?|add(ed|ing)?|us(e|ed|ing)|tr(y|ied|ying))$"}}
 _ARTICLE = {"LOWER": {"IN": ["the", "a", "an"]}, "OP": "?"}
