@@ -203,6 +203,8 @@ def test_context_rules_drop_cues_that_did_not_happen_here(
          "network.interconnect"),
         ("14:09 UTC: `nvidia-smi` on the node lists 7 GPUs instead of 8.", "parallelism_change"),
         ("Solutions: fix the dedup script, rerun dedup on all 12 code shards.", "restart"),
+        ("Remaining ranks waited in the all-reduce until the NCCL watchdog on rank 37 fired.",
+         "health_check"),  # NCCL's watchdog is no check of ours
         # a launch script's listing says how the run is set up, not what changed
         ("13B config:\n\nNLAYERS=40\nARGS=\"--lr 1e-4 --clip-grad 1.0\"\n", "lr_change"),
         ("OPTIMIZER_ARGS=\" \\\n    --adam-beta1 0.9 --lr 2e-4 \\\n    \"", "optimizer_change"),
