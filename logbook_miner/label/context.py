@@ -243,6 +243,7 @@ def scopes(doc: Doc, rules: dict[str, Rule], own_size: str | None = None) -> lis
     pseudo = [s for s in found if s.label_ == PSEUDO]
     stops = [s for s in found if s.label_.startswith(TERMINATE)]
     causes = [s for s in found if s.label_ == CAUSE]
+    every_parenthesis = _parentheses(doc)
     out: list[Scope] = []
     for trig in found:
         rule = rules.get(trig.label_)
@@ -251,7 +252,8 @@ def scopes(doc: Doc, rules: dict[str, Rule], own_size: str | None = None) -> lis
         if rule.model_size and not _names_other_model(trig, own_size):
             continue
         sent = doc[trig.start].sent
-        parens = [(o, c) for o, c in _parentheses(sent) if not o <= trig.start <= c]
+        parens = [(o, c) for o, c in every_parenthesis
+                  if sent.start <= o and c < sent.end and not o <= trig.start <= c]
         ends = [t for t in stops if t.label_ in (TERMINATE, f"{TERMINATE}:{rule.category}")
                 and not any(o <= t.start <= c for o, c in parens)]
         start, end = trig.start, trig.end
@@ -274,11 +276,13 @@ def scopes(doc: Doc, rules: dict[str, Rule], own_size: str | None = None) -> lis
     return out
 
 
-def _parentheses(sent: Span) -> list[tuple[int, int]]:
-    """The parentheses of a sentence, as (open, close) token indexes: "FYI from the Osprey
-    team (70B, other region): they lost 3 days to ..." goes on after the parenthesis."""
+def _parentheses(doc: Doc) -> list[tuple[int, int]]:
+    """The parentheses of a doc, as (open, close) token indexes: "FYI from the Osprey team
+    (70B, other region): they lost 3 days to ..." goes on after the parenthesis."""
     out, opened = [], []
-    for token in sent:
+    for token in doc:
+        if token.is_sent_start:
+            opened = []  # a parenthesis closes in its sentence
         if token.text == "(":
             opened.append(token.i)
         elif token.text.startswith(")") and opened:  # "):" is one token
