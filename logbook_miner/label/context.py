@@ -15,6 +15,7 @@ causal link.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -239,11 +240,12 @@ def _names_other_model(trigger: Span, own_size: str | None) -> bool:
 
 def scopes(doc: Doc, rules: dict[str, Rule], own_size: str | None = None) -> list[Scope]:
     """The scopes opened by the context triggers found in `doc`."""
-    found = doc.spans.get(SPANS_KEY, [])
+    found = list(doc.spans.get(SPANS_KEY, []))  # a SpanGroup makes its Spans anew each pass
     pseudo = [s for s in found if s.label_ == PSEUDO]
-    stops = [s for s in found if s.label_.startswith(TERMINATE)]
+    stops = sorted((s.start, s.end, s.label_) for s in found if s.label_.startswith(TERMINATE))
+    stop_starts = [start for start, _, _ in stops]
     causes = [s for s in found if s.label_ == CAUSE]
-    every_parenthesis = _parentheses(doc)
+    parentheses: dict[int, list[tuple[int, int]]] = {}  # by sentence start
     out: list[Scope] = []
     for trig in found:
         rule = rules.get(trig.label_)
@@ -252,20 +254,24 @@ def scopes(doc: Doc, rules: dict[str, Rule], own_size: str | None = None) -> lis
         if rule.model_size and not _names_other_model(trig, own_size):
             continue
         sent = doc[trig.start].sent
-        parens = [(o, c) for o, c in every_parenthesis
-                  if sent.start <= o and c < sent.end and not o <= trig.start <= c]
-        ends = [t for t in stops if t.label_ in (TERMINATE, f"{TERMINATE}:{rule.category}")
-                and not any(o <= t.start <= c for o, c in parens)]
+        if sent.start not in parentheses:
+            parentheses[sent.start] = _parentheses(sent)
+        parens = [(o, c) for o, c in parentheses[sent.start] if not o <= trig.start <= c]
+        in_sentence = stops[bisect_left(stop_starts, sent.start):
+                            bisect_left(stop_starts, sent.end)]
+        ends = [(a, b) for a, b, label in in_sentence
+                if label in (TERMINATE, f"{TERMINATE}:{rule.category}")
+                and not any(o <= a <= c for o, c in parens)]
         start, end = trig.start, trig.end
         if rule.direction != "backward":
-            end = min([sent.end, *(t.start for t in ends if t.start >= trig.end)])
+            end = min([sent.end, *(a for a, _ in ends if a >= trig.end)])
             if rule.max_scope is not None:
                 end = min(end, trig.end + rule.max_scope)
             if rule.explains:  # "we suspect the OOM is related to X": the OOM happened
                 start = min((c.start for c in causes if trig.end <= c.start < end),
                             default=start)
         if rule.direction != "forward":
-            start = max([sent.start, *(t.end for t in ends if t.end <= trig.start)])
+            start = max([sent.start, *(b for _, b in ends if b <= trig.start)])
             if rule.max_scope is not None:
                 start = max(start, trig.start - rule.max_scope)
         for o, c in sorted(parens):  # the scope goes on after a parenthesis, without it
@@ -276,13 +282,14 @@ def scopes(doc: Doc, rules: dict[str, Rule], own_size: str | None = None) -> lis
     return out
 
 
-def _parentheses(doc: Doc) -> list[tuple[int, int]]:
-    """The parentheses of a doc, as (open, close) token indexes: "FYI from the Osprey team
-    (70B, other region): they lost 3 days to ..." goes on after the parenthesis."""
-    out, opened = [], []
-    for token in doc:
-        if token.is_sent_start:
-            opened = []  # a parenthesis closes in its sentence
+def _parentheses(sent: Span) -> list[tuple[int, int]]:
+    """The parentheses of a sentence, as (open, close) token indexes: "FYI from the Osprey
+    team (70B, other region): they lost 3 days to ..." goes on after the parenthesis."""
+    out: list[tuple[int, int]] = []
+    if "(" not in sent.text:
+        return out
+    opened = []
+    for token in sent:
         if token.text == "(":
             opened.append(token.i)
         elif token.text.startswith(")") and opened:  # "):" is one token
