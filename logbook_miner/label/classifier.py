@@ -66,38 +66,34 @@ def _read_taxonomy(path: Path | None) -> dict:
     return yaml.safe_load((path or TAXONOMY_PATH).read_text(encoding="utf-8"))
 
 
-def _edit_group(code: str, settings: list[str], value: dict) -> list[dict]:
+def _edit_group(code: str, settings: list[str], shared: dict) -> list[dict]:
     """Cues that a line edits one of a code's `settings` (taxonomy.yaml), as logbooks paste it:
     a sed/perl substitution (`perl -pi -e 's|--lr 6e-5|--lr 3e-5|'`) or a diff's added flag
     (`+    --clip-grad 0.5`), or a value said to be new. The names are regex fragments, matched
-    case-insensitively; `value` is taxonomy.yaml's token spec of a number."""
+    case-insensitively; `shared` is taxonomy.yaml's token specs (a value, "to", a change verb)."""
     if not settings:
         return []
     names = "|".join(settings)
     setting = {"LOWER": {"REGEX": rf"^(--?)?({names})$"}}
+    value = shared["value"]
     return [{"confidence": 0.8, "name": f"{code}#edited", "tokens": [
         [{"TEXT": {"REGEX": rf"(?i)^s([|/#])\(?(--?)?({names})(\b|_|$)"}}],
         [{"ORTH": "+", "IS_SENT_START": True}, {"IS_SPACE": True, "OP": "?"},
          {"LOWER": {"REGEX": rf"^--?({names})$"}}],
         # "peak LR down from 3e-4 to 2e-4", "lr const 2e-5 (was 1.5e-5)"
         [setting, {"LOWER": {"IN": ["down", "up", "back", "now"]}, "OP": "?"}, {"LOWER": "from"},
-         value, {"LOWER": {"IN": ["to", "->", "→", "=>"]}}, value],
+         value, shared["to"], value],
         [setting, {"IS_PUNCT": False, "OP": "{0,2}"}, value, {"ORTH": "("},
          {"LOWER": {"IN": ["was", "previously", "formerly", "from"]}}],
         # "fixed `FFN_HIDDEN_SIZE`", "lowered --lr", "bumped SEQ_LEN to 4096"
-        [_CHANGE_VERB, {"ORTH": "`", "OP": "?"}, setting],
+        [shared["change_verb"], {"ORTH": "`", "OP": "?"}, setting],
     ]}]
 
 
-_CHANGE_VERB = {"LOWER": {"REGEX": "^(fix(ed)?|correct(ed)?|chang(e|ed)|updat(e|ed)|bump(ed)?|"
-                                    "lower(ed)?|rais(e|ed)|increas(e|ed)|reduc(e|ed)|halv(e|ed)|"
-                                    "doubl(e|ed)|tweak(ed)?|adjust(ed)?)$"}}
-_SET_VERB = {"LOWER": {"REGEX":
-             "^(set|setting|export(ed|ing)?|add(ed|ing)?|us(e|ed|ing)|tr(y|ied|ying))$"}}
 _ARTICLE = {"LOWER": {"IN": ["the", "a", "an"]}, "OP": "?"}
 
 
-def _variable_groups(rows: list[dict]) -> dict[str, list[dict]]:
+def _variable_groups(rows: list[dict], set_verb: dict) -> dict[str, list[dict]]:
     """Cues that an environment variable was set, by code (taxonomy.yaml's `variables`):
     "export NCCL_DEBUG=INFO", "set `NCCL_IB_TIMEOUT`", "CUDA_LAUNCH_BLOCKING=1". A variable
     belongs to the first row whose names match it, so each later row excludes the earlier."""
@@ -106,7 +102,7 @@ def _variable_groups(rows: list[dict]) -> dict[str, list[dict]]:
     for row in rows:
         names = "|".join(row["names"])
         variable = rf"^`?{''.join(f'(?!({n})(=|`|$))' for n in earlier)}({names})"
-        tokens = [[_SET_VERB, _ARTICLE, {"ORTH": "`", "OP": "?"},
+        tokens = [[set_verb, _ARTICLE, {"ORTH": "`", "OP": "?"},
                    {"TEXT": {"REGEX": rf"{variable}(=\S*)?`?$"}}, {"ORTH": "=", "OP": "?"}]]
         if row.get("assigned_is_set"):
             tokens += [[{"TEXT": {"REGEX": rf"{variable}=\S+$"}}],
@@ -217,9 +213,10 @@ class Classifier:
         self.rules: dict[str, _Rule] = {}
         patterns = []
         taxonomy = _read_taxonomy(taxonomy_path)
-        variables = _variable_groups(taxonomy.get("variables", []))
+        shared = taxonomy["shared"]
+        variables = _variable_groups(taxonomy.get("variables", []), shared["set_verb"])
         for code, spec in taxonomy["codes"].items():
-            edits = _edit_group(code, spec.get("settings", []), taxonomy["shared"]["value"])
+            edits = _edit_group(code, spec.get("settings", []), shared)
             groups = [*spec.get("patterns", []), *edits, *variables.get(code, [])]
             for i, group in enumerate(groups):
                 rule_id = f"{code}#{i}"
@@ -243,8 +240,7 @@ class Classifier:
         ruler.add_patterns(patterns + self.recurrence.patterns)
         rules, context_patterns = context.load_rules(context_path or CONTEXT_PATH)
         ruler.add_patterns(context_patterns, spans_key=context.SPANS_KEY)
-        self.aside_titles = context.load_line_patterns(context_path or CONTEXT_PATH,
-                                                       "aside_sections")
+        self.aside_titles = context.load_aside_titles(context_path or CONTEXT_PATH)
         self.line_rules = context.load_line_rules(context_path or CONTEXT_PATH)
         kinds = {rule.code: rule.kind for rule in self.rules.values()}
         self.context = self.nlp.add_pipe(

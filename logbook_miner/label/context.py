@@ -132,11 +132,10 @@ def load_recurrence(path: Path) -> Recurrence:
                       frozenset(data.get("recurrence_symptoms", ())), patterns)
 
 
-def load_line_patterns(path: Path, key: str) -> list[re.Pattern]:
-    """A list of line regexes from context.yaml, case-insensitive: `aside_sections` (what a
-    section's title says when it holds no report: plans, other groups' stories)."""
-    data = _read(path)
-    return _compiled(data.get(key, []))
+def load_aside_titles(path: Path) -> list[re.Pattern]:
+    """context.yaml's `aside_sections`, case-insensitive: what a section's title says when it
+    holds no report (plans, other groups' stories)."""
+    return _compiled(_read(path).get("aside_sections", []))
 
 
 def _compiled(patterns: list[str]) -> list[re.Pattern]:
