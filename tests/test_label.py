@@ -208,6 +208,10 @@ def test_context_rules_drop_cues_that_did_not_happen_here(
         # a launch script's listing says how the run is set up, not what changed
         ("13B config:\n\nNLAYERS=40\nARGS=\"--lr 1e-4 --clip-grad 1.0\"\n", "lr_change"),
         ("OPTIMIZER_ARGS=\" \\\n    --adam-beta1 0.9 --lr 2e-4 \\\n    \"", "optimizer_change"),
+        # a fix named, not made: the participle before a noun
+        ("Requeued at 11:05 with the fixed shard, passed step 3000.", "code_fix"),
+        ("Relaunched from step 61k with the patched loader.", "code_fix"),
+        ("We managed to overcome it by fixing std init.", "code_fix"),  # the architecture's
     ],
 )
 def test_lookalikes_are_not_the_code(classifier: Classifier, text: str, code: str) -> None:

@@ -60,6 +60,7 @@ class _Rule:
     unless: frozenset[str]  # drop this cue when the entry already has one of these codes
     needs: frozenset[str]  # drop this cue unless the entry has one of these codes
     inside: frozenset[str]  # drop this cue when a cue of one of these codes covers it
+    not_after: frozenset[str]  # drop this cue when the word before it is one of these
 
 
 def _read_taxonomy(path: Path | None) -> dict:
@@ -228,13 +229,14 @@ class Classifier:
                     unless=frozenset(group.get("unless", ())),
                     needs=frozenset(group.get("needs", ())),
                     inside=frozenset(group.get("inside", ())),
+                    not_after=frozenset(group.get("not_after", ())),
                 )
                 for pattern in group.get("phrases", []) + group.get("tokens", []):
                     patterns.append({"label": code, "pattern": optimise(pattern), "id": rule_id})
         self.recurrence = context.load_recurrence(context_path or CONTEXT_PATH)
         self.rules[context.RECURRENCE] = _Rule(
             code=context.RECURRENCE, kind=FAULT, source="context:recurrence", confidence=0.7,
-            unless=frozenset(), needs=frozenset(), inside=frozenset())
+            unless=frozenset(), needs=frozenset(), inside=frozenset(), not_after=frozenset())
         ruler = self.nlp.add_pipe("anchored_span_ruler", name="rulers",
                                   config={"spans_key": SPANS_KEY})
         ruler.add_patterns(patterns + self.recurrence.patterns)
@@ -298,7 +300,8 @@ class Classifier:
         original = getattr(entry, field) or ""
         for span in doc.spans[SPANS_KEY]:
             rule = self.rules[span.id_]
-            if span._.context is not None:
+            if span._.context is not None or (
+                    rule.not_after and span.start and doc[span.start - 1].lower_ in rule.not_after):
                 continue
             words = [tok for tok in span if not tok.is_space] or list(span)
             start, end = where[words[0].idx], where[words[-1].idx + len(words[-1]) - 1] + 1
