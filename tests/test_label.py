@@ -483,6 +483,9 @@ def test_cues_are_families_of_words_for_a_meaning(classifier: Classifier, text: 
     ("If the allreduce times out, the watchdog restarts the job.", "network.interconnect"),
     ("The model uses tied embeddings and ALiBi.", "architecture_change"),  # how it is, not a change
     ("Switched to the new version of the dataset.", "dependency_change"),  # data, not a library
+    ("The metadata server stopped responding.", "hardware.node"),  # the storage's server
+    ("Added a watchdog so a stuck collective errors out instead of hanging.",
+     "network.interconnect"),  # "errors out" is a verb
 ])
 def test_families_keep_to_their_meaning(classifier: Classifier, text: str, code: str) -> None:
     assert code not in codes(classifier, text, heading="2024-03-02 14:10")

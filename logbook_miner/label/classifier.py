@@ -114,6 +114,41 @@ def _variable_groups(rows: list[dict], set_verb: dict) -> dict[str, list[dict]]:
     return groups
 
 
+_COMPONENT_PHRASES = {
+    # "one of the GPUs on node 12 stopped responding", "the Lustre mount went read-only"
+    "stopped": lambda part, sh, states: [*part, sh["which"], sh["stopped"], sh["responding"]],
+    "dropped": lambda part, sh, states: [*part, sh["which"], sh["dropped"], sh["out"]],
+    "became": lambda part, sh, states: [*part, sh["which"], sh["became"], states],
+    "died": lambda part, sh, states: [*part, sh["which"], sh["died"]],
+    "timed_out": lambda part, sh, states: [*part, sh["which"], sh["timed"], sh["out"]],
+    "clause": lambda part, sh, states: [*part, sh["relative"], sh["clause"], sh["died"]],
+    "faulty": lambda part, sh, states: [sh["faulty"], *part],  # "a bad disk"
+    "problem": lambda part, sh, states: [*part, sh["problem"], sh["not_a_problem"]],
+    "had": lambda part, sh, states: [*part, sh["which"], sh["had"], sh["some"], sh["problem"]],
+    "problem_with": lambda part, sh, states: [sh["problem"], sh["problem_with"], sh["which"],
+                                               *part],  # "trouble with the object store"
+    "lost": lambda part, sh, states: [sh["lost"], sh["count"], *part],  # "lost two disks"
+}
+
+
+def _component_groups(rows: list[dict], shared: dict) -> dict[str, list[dict]]:
+    """Cues that a component failed, by code (taxonomy.yaml's `components`): the same
+    phrases of failure (`_COMPONENT_PHRASES`) for every part, less a row's `except`; a
+    row's `states` are what its part becomes when it fails ("full", "read-only"); its
+    `inside` is the pattern groups' (a failure that a wider cue explains)."""
+    groups: dict[str, list[dict]] = {}
+    for row in rows:
+        broken = shared["broken"]["LOWER"]["IN"]
+        states = {"LOWER": {"IN": [*broken, *row.get("states", [])]}}
+        phrases = [name for name in _COMPONENT_PHRASES if name not in row.get("except", [])]
+        tokens = [_COMPONENT_PHRASES[name](part, shared, states)
+                  for part in row["parts"] for name in phrases]
+        groups.setdefault(row["code"], []).append(
+            {"confidence": 0.85, "name": f"{row['code']}#component", "tokens": tokens,
+             "inside": row.get("inside", [])})
+    return groups
+
+
 def load_taxonomy(path: Path | None = None) -> dict:
     """The codes by kind: {"fault": {code: description}, "intervention": {...}}."""
     out: dict[str, dict[str, str]] = {kind: {} for kind in KINDS}
@@ -216,9 +251,11 @@ class Classifier:
         taxonomy = _read_taxonomy(taxonomy_path)
         shared = taxonomy["shared"]
         variables = _variable_groups(taxonomy.get("variables", []), shared["set_verb"])
+        components = _component_groups(taxonomy.get("components", []), shared)
         for code, spec in taxonomy["codes"].items():
             edits = _edit_group(code, spec.get("settings", []), shared)
-            groups = [*spec.get("patterns", []), *edits, *variables.get(code, [])]
+            groups = [*spec.get("patterns", []), *edits, *variables.get(code, []),
+                      *components.get(code, [])]
             for i, group in enumerate(groups):
                 rule_id = f"{code}#{i}"
                 self.rules[rule_id] = _Rule(
