@@ -59,7 +59,7 @@ CHECK = ("bloom-tr11-176b-prequel", "cpm-live", "opt-175b-56_percent_update",
          "synth-cluster-bringup", "synth-research-blog", "synth-retrospective", "synth-moe-ops",
          "synth-public-updates", "synth-funder-report", "synth-academic-cluster",
          "synth-cloud-migration", "synth-speech-model-log", "synth-pager-log",
-         "synth-vlm-chronicle")
+         "synth-vlm-chronicle", "synth-model-card-history", "synth-startup-changelog")
 # A logbook split by date: entries before the date are tune, the rest check.
 SPLITS = {"cpm-live": "2022-10-01"}
 RENDERINGS = {"md": "md/{}.md", "chromium": "pdf/{}.pdf", "weasyprint": "pdf/{}.weasy.pdf"}
