@@ -212,6 +212,9 @@ def test_context_rules_drop_cues_that_did_not_happen_here(
         ("Requeued at 11:05 with the fixed shard, passed step 3000.", "code_fix"),
         ("Relaunched from step 61k with the patched loader.", "code_fix"),
         ("We managed to overcome it by fixing std init.", "code_fix"),  # the architecture's
+        # rule 6: the latest checkpoint after a spike is a restart
+        ("Three grad-norm spikes; clip 1.0 -> 0.5, restarting from the 15000 ckpt (latest).",
+         "rollback"),
     ],
 )
 def test_lookalikes_are_not_the_code(classifier: Classifier, text: str, code: str) -> None:
