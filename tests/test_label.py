@@ -215,6 +215,7 @@ def test_context_rules_drop_cues_that_did_not_happen_here(
         # rule 6: the latest checkpoint after a spike is a restart
         ("Three grad-norm spikes; clip 1.0 -> 0.5, restarting from the 15000 ckpt (latest).",
          "rollback"),
+        ("Nimbus provisioned a replacement VM, which took 3 h.", "node_replacement"),  # theirs
     ],
 )
 def test_lookalikes_are_not_the_code(classifier: Classifier, text: str, code: str) -> None:
