@@ -31,6 +31,7 @@ from .numbers import mine
 from .rates import mine_rates
 from .ruler import optimise  # also registers the "anchored_span_ruler" factory
 from .sentences import sentences  # noqa: F401 (registers the "sentences" component)
+from .trends import mine_trends
 
 TAXONOMY_PATH = DATA / "taxonomy.yaml"
 CONTEXT_PATH = DATA / "context.yaml"
@@ -310,6 +311,9 @@ class Classifier:
             if refers:
                 have = {lb.code for lb in labels}
                 labels += [lb for lb in self._recurred(refers[0], results) if lb.code not in have]
+            have = {lb.code for lb in labels}
+            labels += [lb for lb in mine_trends(entry)
+                       if lb.code not in have and not _inside(lb, asides)]
             results.append(LabelledEntry(entry, labels, mine(entry), mine_rates(entry)))
         return results
 

@@ -1,0 +1,136 @@
+"""Faults told only by numbers: a throughput that fell, a step time that rose, a loss that
+jumped and came back ("tok/s went from ~270k to ~120k", "loss 2.03 -> 3.91 -> 2.11").
+
+No word of the taxonomy's cues says it; the numbers do. `data/trends.yaml` lists the
+measures (their names and units, which way is worse, by how much) and the ways a change
+is written; a change of a measure the bad way becomes a fault label, with the numbers as
+its evidence.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+import yaml
+
+from ..models import FAULT, Entry, Label
+from ..resources import DATA
+from .ruler import clue
+
+TRENDS_PATH = DATA / "trends.yaml"
+FIELDS = ("heading", "text")
+_REACH = 40  # characters before the first number in which the measure's name stands
+_UNIT_REACH = 12  # characters after a number in which its unit stands
+# a sentence ends at a full stop before a space or a line end, not inside "1.12"
+_SENTENCE = re.compile(r"(?:[^\n.!?;]|[.!?](?=[^\s]))+")
+_TWO_NUMBERS = re.compile(r"\d\D+\d")
+_SCALE = {"k": 1e3, "m": 1e6, "b": 1e9}
+CONFIDENCE = 0.7
+
+
+@dataclass(frozen=True, slots=True)
+class _Measure:
+    code: str
+    words: re.Pattern[str]
+    worse: str  # "down", "up" or "spike"
+    by: float
+
+
+@dataclass(frozen=True, slots=True)
+class _Trends:
+    measures: tuple[_Measure, ...]
+    changes: tuple[tuple[re.Pattern[str], tuple[str, ...], frozenset[str]], ...]  # + clues
+    hypothetical: re.Pattern[str]
+    clues: frozenset[str]  # a sentence without one of these (case-folded) names no measure
+
+
+@cache
+def _trends(path: Path = TRENDS_PATH) -> _Trends:
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    num, gap = data["number"], data["gap"]
+    changes = []
+    for change in data["changes"]:
+        regex = change["regex"].replace("{gap}", gap)
+        for name in change["values"]:  # each {num} in turn becomes the named group
+            regex = regex.replace("{num}", f"(?P<{name}>{num})", 1)
+        changes.append((re.compile(regex, re.IGNORECASE), tuple(change["values"]),
+                        clue(regex) or frozenset({""})))
+    measures = tuple(
+        _Measure(m["code"], re.compile("|".join(m["words"]), re.IGNORECASE), m["worse"],
+                 float(m["by"]))
+        for m in data["measures"])
+    clues = frozenset(c for m in data["measures"] for w in m["words"] for c in clue(w) or {""})
+    return _Trends(measures, tuple(changes), re.compile(data["hypothetical"], re.IGNORECASE),
+                   clues)
+
+
+def value(number: str) -> float:
+    """A number as logbooks write it: "~270k", "1.02M", "2,048", "3e-4"."""
+    text = number.strip().lstrip("~").replace(",", "")
+    scale = _SCALE.get(text[-1].lower(), 1.0) if text[-1].isalpha() else 1.0
+    return float(text.rstrip("kKmMbB ").strip()) * scale
+
+
+def worse(measure: _Measure, values: list[float]) -> bool:
+    """True if the values, in time order, moved the way that is bad for the measure."""
+    if measure.worse == "spike":
+        if len(values) != 3:
+            return False
+        a, b, c = values
+        return a > 0 and b >= a * (1 + measure.by) and c * (1 + measure.by) <= b
+    if len(values) != 2 or values[0] <= 0:
+        return False
+    a, b = values
+    if measure.worse == "down":
+        return b <= a * (1 - measure.by)
+    return b >= a * (1 + measure.by)
+
+
+def _named(measure: _Measure, sentence: str, m: re.Match[str], values: tuple[str, ...]) -> bool:
+    """True if the measure's name stands just before the first number or just after one."""
+    first = min(m.start(v) for v in values)
+    if measure.words.search(sentence, max(0, first - _REACH), first):
+        return True
+    return any(measure.words.match(sentence, m.end(v), m.end(v) + _UNIT_REACH)
+               or measure.words.search(sentence[m.end(v):m.end(v) + _UNIT_REACH])
+               for v in values)
+
+
+def _in_sentence(sentence: str, folded: str, trends: _Trends) -> Iterator[tuple[str, int, int]]:
+    if trends.hypothetical.search(sentence):
+        return
+    for regex, values, clues in trends.changes:
+        if not any(c in folded for c in clues):
+            continue
+        for m in regex.finditer(sentence):
+            numbers = [value(m.group(v)) for v in sorted(values)]
+            for measure in trends.measures:
+                if (len(values) == 3) == (measure.worse == "spike") and \
+                        _named(measure, sentence, m, values) and worse(measure, numbers):
+                    yield measure.code, m.start(), m.end()
+
+
+def mine_trends(entry: Entry) -> list[Label]:
+    """One fault label per code whose measure the entry's numbers show moving the bad way."""
+    trends, found = _trends(), {}
+    for field in FIELDS:
+        text = getattr(entry, field) or ""
+        if not _TWO_NUMBERS.search(text):
+            continue
+        for sentence in _SENTENCE.finditer(text):
+            if not _TWO_NUMBERS.search(sentence.group()):
+                continue
+            folded = sentence.group().casefold()
+            if not any(c in folded for c in trends.clues):
+                continue  # only a sentence with numbers that may name a measure is read
+            for code, start, end in _in_sentence(sentence.group(), folded, trends):
+                at = sentence.start()
+                found.setdefault(code, Label(
+                    kind=FAULT, code=code, evidence=text[at + start:at + end], field=field,
+                    start=at + start, end=at + end, source=f"trends:{code}",
+                    confidence=CONFIDENCE))
+    return list(found.values())

@@ -1,0 +1,49 @@
+"""Faults told only by numbers (label/trends.py, data/trends.yaml)."""
+
+import pytest
+
+from logbook_miner.label.classifier import Classifier
+from logbook_miner.label.trends import mine_trends, value
+from logbook_miner.models import Entry
+
+
+def _codes(text: str) -> set[str]:
+    return {label.code for label in mine_trends(Entry(seq=1, heading="Note", text=text))}
+
+
+@pytest.mark.parametrize(("text", "code"), [
+    ("tok/s went from ~270k to ~120k for half a day", "performance.throughput"),
+    ("the 2-node run went from ~440k tok/s to ~250k overnight", "performance.throughput"),
+    ("Throughput 1.02M tokens/s instead of 1.12M.", "performance.throughput"),
+    ("Since the maintenance step time is 1.12 s/it (was 0.98).", "performance.throughput"),
+    ("It is running at 131 TFLOPs/GPU vs 149 for A0.", "performance.throughput"),
+    ("| 14:02 | loss 2.03 -> 3.91 -> 2.11 | grad norm 0.4 |", "numerics.loss_spike"),
+    ("the loss went from 6.3 to 9 to 6.7 within a hundred steps", "numerics.loss_spike"),
+])
+def test_a_measure_that_moved_the_bad_way_is_a_fault(text: str, code: str) -> None:
+    assert code in _codes(text)
+
+
+@pytest.mark.parametrize("text", [
+    "tok/s from 250k to 430k after the fix",  # better, not worse
+    "step time 0.98 s/it (was 1.12)",
+    "loss 2.9 -> 2.86 at 43.6k, boring",  # two values of a loss: no spike
+    "If tok/s drops from 400k to 300k the watchdog restarts the job.",  # what would happen
+    "LR 3e-4 -> 1e-4 from step 2,000 on",  # a setting, not a measure
+    "ran on 16 nodes instead of 32",
+])
+def test_numbers_that_do_not_say_a_fault(text: str) -> None:
+    assert not _codes(text)
+
+
+def test_values_are_read_as_logbooks_write_them() -> None:
+    assert [value(v) for v in ["~270k", "1.02M", "2,048", "3e-4", "0.98"]] == \
+        [270_000, 1_020_000, 2048, 3e-4, 0.98]
+
+
+def test_the_classifier_adds_a_trend_with_its_numbers_as_evidence() -> None:
+    entry = Entry(seq=1, heading="2024-06-20", text="tok/s went from ~270k to ~120k.")
+    labels = Classifier().classify([entry])[0].labels
+    found = {lb.code: lb for lb in labels}
+    assert found["performance.throughput"].evidence == "from ~270k to ~120k"
+    assert found["performance.throughput"].source == "trends:performance.throughput"
