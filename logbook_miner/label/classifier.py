@@ -119,7 +119,8 @@ _COMPONENT_PHRASES = {
     # "one of the GPUs on node 12 stopped responding", "the Lustre mount went read-only"
     "stopped": lambda part, sh, states: [*part, sh["which"], sh["stopped"], sh["responding"]],
     "dropped": lambda part, sh, states: [*part, sh["which"], sh["dropped"], sh["out"]],
-    "became": lambda part, sh, states: [*part, sh["which"], sh["became"], states],
+    "became": lambda part, sh, states: [*part, sh["which"], sh["became"], sh["how_much"],
+                                         states],
     "died": lambda part, sh, states: [*part, sh["which"], sh["died"]],
     "timed_out": lambda part, sh, states: [*part, sh["which"], sh["timed"], sh["out"]],
     "clause": lambda part, sh, states: [*part, sh["relative"], sh["clause"], sh["died"]],
