@@ -72,24 +72,37 @@ def _edit_group(code: str, settings: list[str], shared: dict) -> list[dict]:
     """Cues that a line edits one of a code's `settings` (taxonomy.yaml), as logbooks paste it:
     a sed/perl substitution (`perl -pi -e 's|--lr 6e-5|--lr 3e-5|'`) or a diff's added flag
     (`+    --clip-grad 0.5`), or a value said to be new. The names are regex fragments, matched
-    case-insensitively; `shared` is taxonomy.yaml's token specs (a value, "to", a change verb)."""
+    case-insensitively, a space between the words of a name said in prose ("eval interval");
+    `shared` is taxonomy.yaml's token specs (a value, "to", a change verb)."""
     if not settings:
         return []
-    names = "|".join(settings)
-    setting = {"LOWER": {"REGEX": rf"^(--?)?({names})$"}}
-    value = shared["value"]
-    return [{"confidence": 0.8, "name": f"{code}#edited", "tokens": [
-        [{"TEXT": {"REGEX": rf"(?i)^s([|/#])\(?(--?)?({names})(\b|_|$)"}}],
+    value, words = shared["value"], [name.split(" ") for name in settings]
+    flags = "|".join(name for name in settings if " " not in name)
+    groups = [[{"LOWER": {"REGEX": rf"^(--?)?({'|'.join(n[0] for n in words if len(n) == 1)})$"}}]]
+    groups += [[{"LOWER": {"REGEX": rf"^({part})$"}} for part in name] for name in words
+               if len(name) > 1]
+    tokens = [
+        [{"TEXT": {"REGEX": rf"(?i)^s([|/#])\(?(--?)?({flags})(\b|_|$)"}}],
         [{"ORTH": "+", "IS_SENT_START": True}, {"IS_SPACE": True, "OP": "?"},
-         {"LOWER": {"REGEX": rf"^--?({names})$"}}],
-        # "peak LR down from 3e-4 to 2e-4", "lr const 2e-5 (was 1.5e-5)"
-        [setting, {"LOWER": {"IN": ["down", "up", "back", "now"]}, "OP": "?"}, {"LOWER": "from"},
-         value, shared["to"], value],
-        [setting, {"IS_PUNCT": False, "OP": "{0,2}"}, value, {"ORTH": "("},
-         {"LOWER": {"IN": ["was", "previously", "formerly", "from"]}}],
-        # "fixed `FFN_HIDDEN_SIZE`", "lowered --lr", "bumped SEQ_LEN to 4096"
-        [shared["change_verb"], {"ORTH": "`", "OP": "?"}, setting],
-    ]}]
+         {"LOWER": {"REGEX": rf"^--?({flags})$"}}],
+    ]
+    for setting in groups:
+        tokens += [
+            # "peak LR down from 3e-4 to 2e-4", "lr const 2e-5 (was 1.5e-5)"
+            [*setting, {"LOWER": {"IN": ["down", "up", "back", "now"]}, "OP": "?"},
+             {"LOWER": "from"}, value, shared["to"], value],
+            [*setting, {"IS_PUNCT": False, "OP": "{0,2}"}, value, {"ORTH": "("},
+             {"LOWER": {"IN": ["was", "previously", "formerly", "from"]}}],
+            # "loss_scale_window 1000 -> 500", "global_batch_size: 768 -> 1536"
+            [*setting, {"ORTH": {"IN": ["=", ":"]}, "OP": "?"}, value, shared["arrow"], value],
+            # "fixed `FFN_HIDDEN_SIZE`", "lowered --lr", "bumped SEQ_LEN to 4096"
+            [shared["change_verb"], {"LOWER": {"IN": ["the", "our"]}, "OP": "?"},
+             {"ORTH": "`", "OP": "?"}, *setting],
+            # "dropout set to 0.0", "eval iterations reduced from 100 to 20", "attention
+            # dropout disabled", "the auxiliary loss weight was reduced to 0.1"
+            [*setting, shared["was_or_not"], shared["changed"]],
+        ]
+    return [{"confidence": 0.8, "name": f"{code}#edited", "tokens": tokens}]
 
 
 _ARTICLE = {"LOWER": {"IN": ["the", "a", "an"]}, "OP": "?"}
