@@ -23,8 +23,9 @@ scored the same way, each named tune or check before it was first scored.
 
 Sentences written from TAXONOMY.md alone, by someone who had read neither the
 rules nor any logbook, are a second measure of whether cues are families of
-words for a meaning: tests/ holds the tune ones (each must pass),
-benchmarks/check_sentences/ the check ones, of which only counts are printed.
+words for a meaning: tests/ holds tune ones that must pass, benchmarks/meaning_sentences/
+tune ones written for the weakest codes (read, not all found), benchmarks/check_sentences/
+the check ones, of which only counts are printed.
 """
 
 from __future__ import annotations
@@ -48,9 +49,14 @@ from logbook_miner.segment.entries import segment  # noqa: E402
 
 SHARED = ROOT.parent / "shared"
 WRITTEN = ROOT / "benchmarks" / "written_logbooks"
-SENTENCES = {"tune": (ROOT / "tests" / "paraphrases.yaml", ROOT / "tests" / "non_reports.yaml"),
-             "check": (ROOT / "benchmarks" / "check_sentences" / "reports.yaml",
-                       ROOT / "benchmarks" / "check_sentences" / "non_reports.yaml")}
+SENTENCES = {("tune", "tests/"): (ROOT / "tests" / "paraphrases.yaml",
+                                  ROOT / "tests" / "non_reports.yaml"),
+             ("tune", "meaning_sentences/"): (
+                 ROOT / "benchmarks" / "meaning_sentences" / "reports.yaml",
+                 ROOT / "benchmarks" / "meaning_sentences" / "non_reports.yaml"),
+             ("check", "check_sentences/"): (
+                 ROOT / "benchmarks" / "check_sentences" / "reports.yaml",
+                 ROOT / "benchmarks" / "check_sentences" / "non_reports.yaml")}
 # Chosen before any of their errors were read, one per team; never tuned on since.
 CHECK = ("bloom-tr11-176b-prequel", "cpm-live", "opt-175b-56_percent_update",
          "synth-experiments", "synth-daily", "synth-postmortems", "synth-report",
@@ -208,10 +214,10 @@ def main() -> None:
         f"{reports[r]['overall']['interventions']['f1']:>11.3f}" for r in RENDERINGS))
     print_written(classifier, written, written_gold)
     print(f"\n{'set':6} {'written sentences':30} {'reports found':>16} {'non-reports clean':>20}")
-    for group, (reports_file, non_reports_file) in SENTENCES.items():
+    for (group, folder), (reports_file, non_reports_file) in SENTENCES.items():
         found = sentence_counts(classifier, reports_file, must_get=True)
         clean = sentence_counts(classifier, non_reports_file, must_get=False)
-        print(f"{group:6} {'':30} " + " ".join(f"{f'{a}/{b} = {a / b:.3f}':>{w}}" for (a, b), w
+        print(f"{group:6} {folder:30} " + " ".join(f"{f'{a}/{b} = {a / b:.3f}':>{w}}" for (a, b), w
                                                in ((found, 16), (clean, 20))))
 
 
