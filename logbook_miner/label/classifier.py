@@ -68,6 +68,17 @@ def _read_taxonomy(path: Path | None) -> dict:
     return yaml.safe_load((path or TAXONOMY_PATH).read_text(encoding="utf-8"))
 
 
+def _words(name: str) -> list[str]:
+    """A setting's name split at its spaces outside parentheses: one regex per word."""
+    words, depth, start = [], 0, 0
+    for i, ch in enumerate(name):
+        depth += (ch == "(") - (ch == ")")
+        if ch == " " and depth == 0:
+            words.append(name[start:i])
+            start = i + 1
+    return [*words, name[start:]]
+
+
 def _edit_group(code: str, settings: list[str], shared: dict) -> list[dict]:
     """Cues that a line edits one of a code's `settings` (taxonomy.yaml), as logbooks paste it:
     a sed/perl substitution (`perl -pi -e 's|--lr 6e-5|--lr 3e-5|'`) or a diff's added flag
@@ -76,8 +87,8 @@ def _edit_group(code: str, settings: list[str], shared: dict) -> list[dict]:
     `shared` is taxonomy.yaml's token specs (a value, "to", a change verb)."""
     if not settings:
         return []
-    value, words = shared["value"], [name.split(" ") for name in settings]
-    flags = "|".join(name for name in settings if " " not in name)
+    value, words = shared["value"], [_words(name) for name in settings]
+    flags = "|".join(name for name, parts in zip(settings, words, strict=True) if len(parts) == 1)
     groups = [[{"LOWER": {"REGEX": rf"^(--?)?({'|'.join(n[0] for n in words if len(n) == 1)})$"}}]]
     groups += [[{"LOWER": {"REGEX": rf"^({part})$"}} for part in name] for name in words
                if len(name) > 1]
