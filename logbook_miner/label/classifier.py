@@ -160,11 +160,12 @@ _COMPONENT_PHRASES = {
 def _component_groups(rows: list[dict], shared: dict) -> dict[str, list[dict]]:
     """Cues that a component failed, by code (taxonomy.yaml's `components`): the same
     phrases of failure (`_COMPONENT_PHRASES`) for every part, less a row's `except`; a
-    row's `states` are what its part becomes when it fails ("full", "read-only"); its
+    row's `states` are what its part becomes when it fails ("full", "read-only"), besides
+    `broken` unless the row says `states_only`; its
     `inside` is the pattern groups' (a failure that a wider cue explains)."""
     groups: dict[str, list[dict]] = {}
     for row in rows:
-        broken = shared["broken"]["LOWER"]["IN"]
+        broken = [] if row.get("states_only") else shared["broken"]["LOWER"]["IN"]
         states = {"LOWER": {"IN": [*broken, *row.get("states", [])]}}
         phrases = [name for name in _COMPONENT_PHRASES if name not in row.get("except", [])]
         tokens = [_COMPONENT_PHRASES[name](part, shared, states)
