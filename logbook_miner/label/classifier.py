@@ -27,6 +27,7 @@ from spacy.tokens import Doc
 from ..models import FAULT, INTERVENTION, Entry, Label, LabelledEntry
 from ..resources import DATA
 from . import context
+from .generated_cues import component_groups, edit_group, variable_groups
 from .numbers import mine
 from .rates import mine_rates
 from .ruler import optimise  # also registers the "anchored_span_ruler" factory
@@ -66,114 +67,6 @@ class _Rule:
 
 def _read_taxonomy(path: Path | None) -> dict:
     return yaml.safe_load((path or TAXONOMY_PATH).read_text(encoding="utf-8"))
-
-
-def _words(name: str) -> list[str]:
-    """A setting's name split at its spaces outside parentheses: one regex per word."""
-    words, depth, start = [], 0, 0
-    for i, ch in enumerate(name):
-        depth += (ch == "(") - (ch == ")")
-        if ch == " " and depth == 0:
-            words.append(name[start:i])
-            start = i + 1
-    return [*words, name[start:]]
-
-
-def _edit_group(code: str, settings: list[str], shared: dict) -> list[dict]:
-    """Cues that a line edits one of a code's `settings` (taxonomy.yaml), as logbooks paste it:
-    a sed/perl substitution (`perl -pi -e 's|--lr 6e-5|--lr 3e-5|'`) or a diff's added flag
-    (`+    --clip-grad 0.5`), or a value said to be new. The names are regex fragments, matched
-    case-insensitively, a space between the words of a name said in prose ("eval interval");
-    `shared` is taxonomy.yaml's token specs (a value, "to", a change verb)."""
-    if not settings:
-        return []
-    value, words = shared["value"], [_words(name) for name in settings]
-    flags = "|".join(name for name, parts in zip(settings, words, strict=True) if len(parts) == 1)
-    groups = [[{"LOWER": {"REGEX": rf"^(--?)?({'|'.join(n[0] for n in words if len(n) == 1)})$"}}]]
-    groups += [[{"LOWER": {"REGEX": rf"^({part})$"}} for part in name] for name in words
-               if len(name) > 1]
-    tokens = [
-        [{"TEXT": {"REGEX": rf"(?i)^s([|/#])\(?(--?)?({flags})(\b|_|$)"}}],
-        [{"ORTH": "+", "IS_SENT_START": True}, {"IS_SPACE": True, "OP": "?"},
-         {"LOWER": {"REGEX": rf"^--?({flags})$"}}],
-    ]
-    for setting in groups:
-        tokens += [
-            # "peak LR down from 3e-4 to 2e-4", "lr const 2e-5 (was 1.5e-5)"
-            [*setting, {"LOWER": {"IN": ["down", "up", "back", "now"]}, "OP": "?"},
-             {"LOWER": "from"}, value, shared["to"], value],
-            [*setting, {"IS_PUNCT": False, "OP": "{0,2}"}, value, {"ORTH": "("},
-             {"LOWER": {"IN": ["was", "previously", "formerly", "from"]}}],
-            # "loss_scale_window 1000 -> 500", "global_batch_size: 768 -> 1536"
-            [*setting, {"ORTH": {"IN": ["=", ":"]}, "OP": "?"}, value, shared["arrow"], value],
-            # "fixed `FFN_HIDDEN_SIZE`", "lowered --lr", "bumped SEQ_LEN to 4096"
-            [shared["change_verb"], {"LOWER": {"IN": ["the", "our"]}, "OP": "?"},
-             {"ORTH": "`", "OP": "?"}, *setting],
-            # "dropout set to 0.0", "eval iterations reduced from 100 to 20", "attention
-            # dropout disabled", "the auxiliary loss weight was reduced to 0.1"
-            [*setting, shared["was_or_not"], shared["changed"]],
-        ]
-    return [{"confidence": 0.8, "name": f"{code}#edited", "tokens": tokens}]
-
-
-_ARTICLE = {"LOWER": {"IN": ["the", "a", "an"]}, "OP": "?"}
-
-
-def _variable_groups(rows: list[dict], set_verb: dict) -> dict[str, list[dict]]:
-    """Cues that an environment variable was set, by code (taxonomy.yaml's `variables`):
-    "export NCCL_DEBUG=INFO", "set `NCCL_IB_TIMEOUT`", "CUDA_LAUNCH_BLOCKING=1". A variable
-    belongs to the first row whose names match it, so each later row excludes the earlier."""
-    groups: dict[str, list[dict]] = {}
-    earlier: list[str] = []
-    for row in rows:
-        names = "|".join(row["names"])
-        variable = rf"^`?{''.join(f'(?!({n})(=|`|$))' for n in earlier)}({names})"
-        tokens = [[set_verb, _ARTICLE, {"ORTH": "`", "OP": "?"},
-                   {"TEXT": {"REGEX": rf"{variable}(=\S*)?`?$"}}, {"ORTH": "=", "OP": "?"}]]
-        if row.get("assigned_is_set"):
-            tokens += [[{"TEXT": {"REGEX": rf"{variable}=\S+$"}}],
-                       [{"TEXT": {"REGEX": rf"{variable}`?$"}}, {"ORTH": "="}]]
-        groups.setdefault(row["code"], []).append(
-            {"confidence": 0.85, "name": f"{row['code']}#variable", "tokens": tokens})
-        earlier.append(names)
-    return groups
-
-
-_COMPONENT_PHRASES = {
-    # "one of the GPUs on node 12 stopped responding", "the Lustre mount went read-only"
-    "stopped": lambda part, sh, states: [*part, sh["which"], sh["stopped"], sh["responding"]],
-    "dropped": lambda part, sh, states: [*part, sh["which"], sh["dropped"], sh["out"]],
-    "became": lambda part, sh, states: [*part, sh["which"], sh["became"], sh["how_much"],
-                                         states],
-    "died": lambda part, sh, states: [*part, sh["which"], sh["died"]],
-    "timed_out": lambda part, sh, states: [*part, sh["which"], sh["timed"], sh["out"]],
-    "clause": lambda part, sh, states: [*part, sh["relative"], sh["clause"], sh["died"]],
-    "faulty": lambda part, sh, states: [sh["faulty"], *part],  # "a bad disk"
-    "problem": lambda part, sh, states: [*part, sh["problem"], sh["not_a_problem"]],
-    "had": lambda part, sh, states: [*part, sh["which"], sh["had"], sh["some"], sh["problem"]],
-    "problem_with": lambda part, sh, states: [sh["problem"], sh["problem_with"], sh["which"],
-                                               *part],  # "trouble with the object store"
-    "lost": lambda part, sh, states: [sh["lost"], sh["count"], *part],  # "lost two disks"
-}
-
-
-def _component_groups(rows: list[dict], shared: dict) -> dict[str, list[dict]]:
-    """Cues that a component failed, by code (taxonomy.yaml's `components`): the same
-    phrases of failure (`_COMPONENT_PHRASES`) for every part, less a row's `except`; a
-    row's `states` are what its part becomes when it fails ("full", "read-only"), besides
-    `broken` unless the row says `states_only`; its
-    `inside` is the pattern groups' (a failure that a wider cue explains)."""
-    groups: dict[str, list[dict]] = {}
-    for row in rows:
-        broken = [] if row.get("states_only") else shared["broken"]["LOWER"]["IN"]
-        states = {"LOWER": {"IN": [*broken, *row.get("states", [])]}}
-        phrases = [name for name in _COMPONENT_PHRASES if name not in row.get("except", [])]
-        tokens = [_COMPONENT_PHRASES[name](part, shared, states)
-                  for part in row["parts"] for name in phrases]
-        groups.setdefault(row["code"], []).append(
-            {"confidence": 0.85, "name": f"{row['code']}#component", "tokens": tokens,
-             "inside": row.get("inside", [])})
-    return groups
 
 
 def load_taxonomy(path: Path | None = None) -> dict:
@@ -277,10 +170,10 @@ class Classifier:
         patterns = []
         taxonomy = _read_taxonomy(taxonomy_path)
         shared = taxonomy["shared"]
-        variables = _variable_groups(taxonomy.get("variables", []), shared["set_verb"])
-        components = _component_groups(taxonomy.get("components", []), shared)
+        variables = variable_groups(taxonomy.get("variables", []), shared["set_verb"])
+        components = component_groups(taxonomy.get("components", []), shared)
         for code, spec in taxonomy["codes"].items():
-            edits = _edit_group(code, spec.get("settings", []), shared)
+            edits = edit_group(code, spec.get("settings", []), shared)
             groups = [*spec.get("patterns", []), *edits, *variables.get(code, []),
                       *components.get(code, [])]
             for i, group in enumerate(groups):
