@@ -228,11 +228,9 @@ class Classifier:
             refers = [lb for lb in labels if lb.code == context.RECURRENCE]
             labels = [lb for lb in labels if lb.code != context.RECURRENCE]
             if refers:
-                have = {lb.code for lb in labels}
-                labels += [lb for lb in self._recurred(refers[0], results) if lb.code not in have]
-            have = {lb.code for lb in labels}
-            labels += [lb for lb in mine_trends(entry)
-                       if lb.code not in have and not _inside(lb, asides)]
+                labels += _new_codes(labels, self._recurred(refers[0], results))
+            labels += _new_codes(labels, [lb for lb in mine_trends(entry)
+                                          if not _inside(lb, asides)])
             results.append(LabelledEntry(entry, labels, mine(entry), mine_rates(entry)))
         return results
 
@@ -301,6 +299,12 @@ def _piece_bounds(text: str) -> Iterator[tuple[int, int]]:
         yield start, end
         start = end
     yield start, len(text)
+
+
+def _new_codes(labels: list[Label], more: list[Label]) -> list[Label]:
+    """The labels of `more` whose code `labels` does not have yet."""
+    have = {lb.code for lb in labels}
+    return [lb for lb in more if lb.code not in have]
 
 
 def _inside(label: Label, plans: dict[str, list[tuple[int, int]]]) -> bool:

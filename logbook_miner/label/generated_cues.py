@@ -30,15 +30,18 @@ def edit_group(code: str, settings: list[str], shared: dict) -> list[dict]:
     if not settings:
         return []
     value, words = shared["value"], [_words(name) for name in settings]
-    flags = "|".join(name for name, parts in zip(settings, words, strict=True) if len(parts) == 1)
-    groups = [[{"LOWER": {"REGEX": rf"^(--?)?({'|'.join(n[0] for n in words if len(n) == 1)})$"}}]]
-    groups += [[{"LOWER": {"REGEX": rf"^({part})$"}} for part in name] for name in words
-               if len(name) > 1]
-    tokens = [
-        [{"TEXT": {"REGEX": rf"(?i)^s([|/#])\(?(--?)?({flags})(\b|_|$)"}}],
-        [{"ORTH": "+", "IS_SENT_START": True}, {"IS_SPACE": True, "OP": "?"},
-         {"LOWER": {"REGEX": rf"^--?({flags})$"}}],
-    ]
+    # names of one word are also flags and script variables, pasted in edits and diffs
+    flags = "|".join(parts[0] for parts in words if len(parts) == 1)
+    groups = [[{"LOWER": {"REGEX": rf"^({part})$"}} for part in parts] for parts in words
+              if len(parts) > 1]
+    tokens = []
+    if flags:
+        groups.insert(0, [{"LOWER": {"REGEX": rf"^(--?)?({flags})$"}}])
+        tokens += [
+            [{"TEXT": {"REGEX": rf"(?i)^s([|/#])\(?(--?)?({flags})(\b|_|$)"}}],
+            [{"ORTH": "+", "IS_SENT_START": True}, {"IS_SPACE": True, "OP": "?"},
+             {"LOWER": {"REGEX": rf"^--?({flags})$"}}],
+        ]
     for setting in groups:
         tokens += [
             # "peak LR down from 3e-4 to 2e-4", "lr const 2e-5 (was 1.5e-5)"
@@ -103,8 +106,8 @@ def component_groups(rows: list[dict], shared: dict) -> dict[str, list[dict]]:
     """Cues that a component failed, by code (taxonomy.yaml's `components`): the same
     phrases of failure (`_COMPONENT_PHRASES`) for every part, less a row's `except`; a
     row's `states` are what its part becomes when it fails ("full", "read-only"), besides
-    `broken` unless the row says `states_only`; its
-    `inside` is the pattern groups' (a failure that a wider cue explains)."""
+    `broken` unless the row says `states_only`; its `inside` is the pattern groups' (a
+    failure that a wider cue explains)."""
     groups: dict[str, list[dict]] = {}
     for row in rows:
         broken = [] if row.get("states_only") else shared["broken"]["LOWER"]["IN"]
