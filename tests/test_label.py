@@ -222,6 +222,23 @@ def test_lookalikes_are_not_the_code(classifier: Classifier, text: str, code: st
     assert code not in codes(classifier, text)
 
 
+@pytest.mark.parametrize(
+    ("outcome", "reason"),
+    [
+        ("Upgraded flash-attn from 2.3 to 2.5 and throughput on H100 fell by 12%.",
+         "Upgraded flash-attn from 2.3 to 2.5 to fix the throughput drop on H100."),
+        ("The base-image refresh brought in a newer glibc, and the flash-attn wheel now fails"
+         " with an undefined symbol.",
+         "The base-image refresh brought in a newer glibc; the crash is gone."),
+    ],
+)
+def test_a_version_change_is_the_fault_only_with_its_outcome(
+        classifier: Classifier, outcome: str, reason: str) -> None:
+    assert "software.dependency" in codes(classifier, outcome)
+    assert "software.dependency" not in codes(classifier, reason)
+    assert "harm" not in codes(classifier, outcome)  # a mark is never a label
+
+
 def test_another_projects_run_is_not_ours(classifier: Classifier) -> None:
     ours = {"176B launch": "The 176B model started.", "176B status": "176B-ml is at 20B tokens."}
     other = "At the 104B run we had a huge loss spike."

@@ -63,6 +63,16 @@ class _Rule:
     needs: frozenset[str]  # drop this cue unless the entry has one of these codes
     inside: frozenset[str]  # drop this cue when a cue of one of these codes covers it
     not_after: frozenset[str]  # drop this cue when the word before it is one of these
+    followed_by: frozenset[str]  # drop this cue unless one of these follows in its sentence
+
+
+@dataclass(frozen=True, slots=True)
+class _Cue:
+    """A pattern match that no context trigger dropped, and where its sentence ends."""
+
+    label: Label
+    rule: _Rule
+    sentence_end: int  # offset in the field's text
 
 
 def _read_taxonomy(path: Path | None) -> dict:
@@ -187,13 +197,25 @@ class Classifier:
                     needs=frozenset(group.get("needs", ())),
                     inside=frozenset(group.get("inside", ())),
                     not_after=frozenset(group.get("not_after", ())),
+                    followed_by=frozenset(group.get("followed_by", ())),
                 )
                 for pattern in group.get("phrases", []) + group.get("tokens", []):
                     patterns.append({"label": code, "pattern": optimise(pattern), "id": rule_id})
+        for name, group in taxonomy.get("marks", {}).items():
+            self.rules[name] = _Rule(
+                code=name, kind=FAULT, source=f"mark:{name}", confidence=0.0,
+                unless=frozenset(), needs=frozenset(), inside=frozenset(),
+                not_after=frozenset(), followed_by=frozenset())
+            patterns += [{"label": name, "pattern": optimise(pattern), "id": name}
+                         for pattern in group["tokens"]]
+        self.marks = frozenset(taxonomy.get("marks", {}))
+        self.reason = re.compile(taxonomy["shared"]["reason"], re.IGNORECASE)
+        self.over = re.compile(taxonomy["shared"]["over"], re.IGNORECASE)
         self.recurrence = context.load_recurrence(context_path or CONTEXT_PATH)
         self.rules[context.RECURRENCE] = _Rule(
             code=context.RECURRENCE, kind=FAULT, source="context:recurrence", confidence=0.7,
-            unless=frozenset(), needs=frozenset(), inside=frozenset(), not_after=frozenset())
+            unless=frozenset(), needs=frozenset(), inside=frozenset(), not_after=frozenset(),
+            followed_by=frozenset())
         ruler = self.nlp.add_pipe("anchored_span_ruler", name="rulers",
                                   config={"spans_key": SPANS_KEY})
         ruler.add_patterns(patterns + self.recurrence.patterns)
@@ -221,10 +243,10 @@ class Classifier:
                      for rule in self.line_rules]
             for doc, (_, field, where) in pieces:
                 cues.extend(cue for cue in self._cues(doc, where, entry, field)
-                            if not _inside(cue[0], asides) and not any(
-                                rule.drops_cue(cue[0].code, cue[0].kind) and _inside(cue[0], at)
-                                for rule, at in lines))
-            labels = _best(cues)
+                            if not _inside(cue.label, asides) and not any(
+                                rule.drops_cue(cue.label.code, cue.label.kind)
+                                and _inside(cue.label, at) for rule, at in lines))
+            labels = [lb for lb in _best(self._followed(cues, entry)) if lb.code not in self.marks]
             refers = [lb for lb in labels if lb.code == context.RECURRENCE]
             labels = [lb for lb in labels if lb.code != context.RECURRENCE]
             if refers:
@@ -253,7 +275,7 @@ class Classifier:
 
     def _cues(
         self, doc: Doc, where: list[int], entry: Entry, field: str
-    ) -> Iterator[tuple[Label, _Rule]]:
+    ) -> Iterator[_Cue]:
         """Every pattern match in one field that no context trigger modifies."""
         original = getattr(entry, field) or ""
         for span in doc.spans[SPANS_KEY]:
@@ -273,7 +295,22 @@ class Classifier:
                 source=rule.source,
                 confidence=rule.confidence,
             )
-            yield label, rule
+            sentence = span.sent
+            yield _Cue(label, rule, where[sentence[-1].idx + len(sentence[-1]) - 1] + 1)
+
+    def _followed(self, cues: list[_Cue], entry: Entry) -> list[_Cue]:
+        """The cues less those whose `followed_by` nothing follows: a version change counts as
+        the fault only when what it broke comes after it in the sentence ("upgraded NCCL and the
+        allreduce hangs"), not what it was meant to fix ("upgraded NCCL to fix the hang")."""
+        def follows(cue: _Cue, later: _Cue) -> bool:
+            text = getattr(entry, cue.label.field) or ""
+            return (later.label.code in cue.rule.followed_by
+                    and later.label.field == cue.label.field
+                    and cue.label.end <= later.label.start < cue.sentence_end
+                    and not self.reason.search(text, cue.label.end, later.label.start)
+                    and not self.over.search(text, cue.label.end, cue.sentence_end))
+        return [cue for cue in cues
+                if not cue.rule.followed_by or any(follows(cue, later) for later in cues)]
 
 
 def _pieces(entries: list[Entry]) -> Iterator[tuple[str, tuple[int, str, list[int]]]]:
@@ -311,23 +348,24 @@ def _inside(label: Label, plans: dict[str, list[tuple[int, int]]]) -> bool:
     return any(start <= label.start < end for start, end in plans[label.field])
 
 
-def _covered(label: Label, rule: _Rule, cues: list[tuple[Label, _Rule]]) -> bool:
+def _covered(label: Label, rule: _Rule, cues: list[_Cue]) -> bool:
     """True if a cue of one of the rule's `inside` codes spans this cue's words."""
     return any(
-        other.code in rule.inside and other.field == label.field
-        and other.start <= label.start and label.end <= other.end
-        for other, _ in cues
+        other.label.code in rule.inside and other.label.field == label.field
+        and other.label.start <= label.start and label.end <= other.label.end
+        for other in cues
     )
 
 
-def _best(cues: list[tuple[Label, _Rule]]) -> list[Label]:
+def _best(cues: list[_Cue]) -> list[Label]:
     """One label per code: the most confident cue, the earliest on ties (heading first)."""
-    found = {label.code for label, _ in cues}
-    cues = [(label, rule) for label, rule in cues if not rule.needs or rule.needs & found]
-    codes = {label.code for label, _ in cues}
+    found = {cue.label.code for cue in cues}
+    cues = [cue for cue in cues if not cue.rule.needs or cue.rule.needs & found]
+    codes = {cue.label.code for cue in cues}
     best: dict[str, Label] = {}
     order = {field: i for i, field in enumerate(FIELDS)}
-    for label, rule in cues:
+    for cue in cues:
+        label, rule = cue.label, cue.rule
         if rule.unless & codes or (rule.inside and _covered(label, rule, cues)):
             continue
         key = (-label.confidence, order[label.field], label.start)
