@@ -216,6 +216,13 @@ def test_context_rules_drop_cues_that_did_not_happen_here(
         ("Three grad-norm spikes; clip 1.0 -> 0.5, restarting from the 15000 ckpt (latest).",
          "rollback"),
         ("Nimbus provisioned a replacement VM, which took 3 h.", "node_replacement"),  # theirs
+        ("- Priority: P1\n- Resolution: Fixed\n", "code_fix"),  # a ticket's field
+        ("Feature request: alert when tok/s drops under a threshold", "health_check"),
+        ("Link flaps caused NCCL timeouts for the speech team's jobs.", "network.interconnect"),
+        ("The node came back by itself at 02:21 but we'd rather not trust it.", "automation"),
+        ("Agenda for Friday: automation, eval harness, data v3.", "automation"),  # a topic
+        ("A kill switch (loss above threshold, stop) was discussed; not implemented.",
+         "automation"),
     ],
 )
 def test_lookalikes_are_not_the_code(classifier: Classifier, text: str, code: str) -> None:
