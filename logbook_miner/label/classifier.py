@@ -305,6 +305,7 @@ class Classifier:
         def follows(cue: _Cue, later: _Cue) -> bool:
             text = getattr(entry, cue.label.field) or ""
             return (later.label.code in cue.rule.followed_by
+                    and not later.rule.followed_by  # a cue that stands on its own
                     and later.label.field == cue.label.field
                     and cue.label.end <= later.label.start < cue.sentence_end
                     and not self.reason.search(text, cue.label.end, later.label.start)
