@@ -19,6 +19,9 @@ def _codes(text: str) -> set[str]:
     ("It is running at 131 TFLOPs/GPU vs 149 for A0.", "performance.throughput"),
     ("| 14:02 | loss 2.03 -> 3.91 -> 2.11 | grad norm 0.4 |", "numerics.loss_spike"),
     ("the loss went from 6.3 to 9 to 6.7 within a hundred steps", "numerics.loss_spike"),
+    ("tokens/s/GPU: 3,950 yesterday, 3,120 today, same config.", "performance.throughput"),
+    ("Progress bar showed 3.4 it/s, now 2.1 it/s.", "performance.throughput"),
+    ("Wall-clock per 1000 steps went from 42 min to 58 min.", "performance.throughput"),
 ])
 def test_a_measure_that_moved_the_bad_way_is_a_fault(text: str, code: str) -> None:
     assert code in _codes(text)
@@ -31,6 +34,8 @@ def test_a_measure_that_moved_the_bad_way_is_a_fault(text: str, code: str) -> No
     "If tok/s drops from 400k to 300k the watchdog restarts the job.",  # what would happen
     "LR 3e-4 -> 1e-4 from step 2,000 on",  # a setting, not a measure
     "ran on 16 nodes instead of 32",
+    "1.1M tok/s this morning, 1.2M now",  # faster
+    "from epoch 2 to epoch 5 the loss fell",  # a counter, not a time
 ])
 def test_numbers_that_do_not_say_a_fault(text: str) -> None:
     assert not _codes(text)

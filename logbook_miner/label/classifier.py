@@ -48,6 +48,9 @@ _PIECE_CHARS = 200_000  # characters of a field tokenized at once
 _HYPHEN_INFIX = "(?:-|–|—|--|---|——|~)"  # spaCy English: split words at these between letters
 _DASH_INFIX = "(?:–|—|--|---|——|~)"  # ours: a dash still splits, a hyphen does not
 _ARROWS = ("->", "=>")
+# spaCy English splits words at "/" between letters ("TP/PP"); not a rate's unit ("tok/s",
+# "samples/sec", "s/it"), which a speed cue names as one word
+_SLASH_INFIX = ("[:<>=/](?=", r"(?:[:<>=]|/(?!(?:s|sec|second|step|it|iter|gpu|day|h|hr)\b))(?=")
 _LINK_INFIX = r"\]\("  # where a Markdown link's text ends and its address begins
 
 
@@ -165,7 +168,8 @@ class Classifier:
         self.nlp.tokenizer.suffix_search = spacy.util.compile_suffix_regex(suffixes).search
         # A hyphenated word is one token ("low-quality", "re-launched", "oom-killed",
         # "--clip-grad"), so a cue's regex matches it whether or not the writer used the hyphen.
-        infixes = [r.replace(_HYPHEN_INFIX, _DASH_INFIX) for r in self.nlp.Defaults.infixes]
+        infixes = [r.replace(_HYPHEN_INFIX, _DASH_INFIX).replace(*_SLASH_INFIX)
+                   for r in self.nlp.Defaults.infixes]
         # A Markdown link's text is a word of the sentence: "a [bug](https://...) was fixed".
         infixes += [_LINK_INFIX, "→"]
         self.nlp.tokenizer.infix_finditer = spacy.util.compile_infix_regex(infixes).finditer
