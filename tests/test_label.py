@@ -221,6 +221,10 @@ def test_context_rules_drop_cues_that_did_not_happen_here(
         ("Link flaps caused NCCL timeouts for the speech team's jobs.", "network.interconnect"),
         ("The node came back by itself at 02:21 but we'd rather not trust it.", "automation"),
         ("Agenda for Friday: automation, eval harness, data v3.", "automation"),  # a topic
+        ("We save to local NVMe and upload in the background, so an upload can no longer "
+         "block training.", "storage.io"),  # what stopped being a problem
+        ("Each node writes its own log file, so we can tell which node has a corrupt GPU.",
+         "storage.io"),
         ("A kill switch (loss above threshold, stop) was discussed; not implemented.",
          "automation"),
     ],
