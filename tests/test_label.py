@@ -225,6 +225,10 @@ def test_context_rules_drop_cues_that_did_not_happen_here(
          "block training.", "storage.io"),  # what stopped being a problem
         ("Each node writes its own log file, so we can tell which node has a corrupt GPU.",
          "storage.io"),
+        ("Due to computing center maintenance, we suspended the training for 17 hours.",
+         "infra.provider"),  # what we did
+        ("Both nodes drained and handed to the admins; resumed on a spare, the second time "
+         "from step 24,000.", "infra.provider"),
         ("A kill switch (loss above threshold, stop) was discussed; not implemented.",
          "automation"),
     ],
