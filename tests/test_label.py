@@ -225,6 +225,12 @@ def test_context_rules_drop_cues_that_did_not_happen_here(
          "block training.", "storage.io"),  # what stopped being a problem
         ("Each node writes its own log file, so we can tell which node has a corrupt GPU.",
          "storage.io"),
+        ("Restarted the TensorBoard server on the login node, the plots are back.", "restart"),
+        ("slurmctld was restarted by the operators at 10:00.", "restart"),
+        ("Cosine schedule with warm restarts every 50k steps for the 1B proxy.", "restart"),
+        ("The restart logic in the trainer reads 'latest' from the checkpoint dir.", "restart"),
+        ("Job still hung since 02:00; nobody has relaunched it yet.", "restart"),
+        ("Meta's OPT team documented dozens of relaunches of their 175B run.", "restart"),
         ("Due to computing center maintenance, we suspended the training for 17 hours.",
          "infra.provider"),  # what we did
         ("Both nodes drained and handed to the admins; resumed on a spare, the second time "
