@@ -225,6 +225,11 @@ def test_context_rules_drop_cues_that_did_not_happen_here(
          "block training.", "storage.io"),  # what stopped being a problem
         ("Each node writes its own log file, so we can tell which node has a corrupt GPU.",
          "storage.io"),
+        ("Fixed a typo in the README: 'acumulation' -> 'accumulation'.", "code_fix"),
+        ("The patch embeddings of the image encoder stay frozen for 2k steps.", "code_fix"),
+        ("The cluster team patched the kernel on all login nodes (CVE fix).", "code_fix"),
+        ("PyTorch 2.1.2 is out with a fix for the FSDP leak; we are still on 2.1.0.", "code_fix"),
+        ("MosaicML's blog says they worked around the same NCCL hang.", "code_fix"),
         ("Restarted the TensorBoard server on the login node, the plots are back.", "restart"),
         ("slurmctld was restarted by the operators at 10:00.", "restart"),
         ("Cosine schedule with warm restarts every 50k steps for the 1B proxy.", "restart"),

@@ -141,3 +141,20 @@ def test_anchored_ruler_finds_what_span_ruler_finds() -> None:
         assert [(s.start, s.end, s.label_, s.id_) for s in a.spans["x"]] == [
             (s.start, s.end, s.label_, s.id_) for s in b.spans["x"]
         ]
+
+
+class _UniqueKeyLoader(yaml.SafeLoader):
+    """A YAML loader that refuses a key given twice in one mapping (PyYAML keeps the last)."""
+
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict:
+        keys = [key.value for key, _ in node.value if key.tag != "tag:yaml.org,2002:merge"]
+        twice = {key for key in keys if keys.count(key) > 1}
+        if twice:
+            raise yaml.constructor.ConstructorError(
+                None, None, f"key given twice: {sorted(twice)}", node.start_mark)
+        return super().construct_mapping(node, deep=deep)
+
+
+@pytest.mark.parametrize("path", [TAXONOMY_PATH, CONTEXT_PATH])
+def test_no_rule_group_says_a_key_twice(path: Path) -> None:
+    yaml.load(path.read_text(encoding="utf-8"), Loader=_UniqueKeyLoader)
