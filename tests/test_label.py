@@ -225,6 +225,9 @@ def test_context_rules_drop_cues_that_did_not_happen_here(
          "block training.", "storage.io"),  # what stopped being a problem
         ("Each node writes its own log file, so we can tell which node has a corrupt GPU.",
          "storage.io"),
+        ("iteration 33240/311541 | consumed samples: 15019344 | num zeros: 0.0", "data.quality"),
+        ("~9% of code responses were being truncated at 8k, by design.", "data.quality"),
+        ("Ran the exact-duplicate scan: 0.02% duplicates, under our threshold.", "data.quality"),
         ("Fixed a typo in the README: 'acumulation' -> 'accumulation'.", "code_fix"),
         ("The patch embeddings of the image encoder stay frozen for 2k steps.", "code_fix"),
         ("The cluster team patched the kernel on all login nodes (CVE fix).", "code_fix"),
