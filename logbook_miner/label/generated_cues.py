@@ -39,8 +39,12 @@ def edit_group(code: str, settings: list[str], shared: dict) -> list[dict]:
         groups.insert(0, [{"LOWER": {"REGEX": rf"^(--?)?({flags})$"}}])
         tokens += [
             [{"TEXT": {"REGEX": rf"(?i)^s([|/#])\(?(--?)?({flags})(\b|_|$)"}}],
+            # a diff's added line, a flag or a config key: "+ --clip-grad 0.5", "+  tp: 4"
             [{"ORTH": "+", "IS_SENT_START": True}, {"IS_SPACE": True, "OP": "?"},
-             {"LOWER": {"REGEX": rf"^--?({flags})$"}}],
+             {"LOWER": {"REGEX": rf"^(--?)?({flags}):?$"}}],
+            # a flag with its value and the old one: "--nodes=128 (was 96)"
+            [{"LOWER": {"REGEX": rf"^--?({flags})=\S+$"}}, {"IS_SPACE": True, "OP": "?"},
+             {"ORTH": "("}, {"LOWER": {"IN": ["was", "previously", "formerly", "from"]}}],
         ]
     for setting in groups:
         tokens += [
