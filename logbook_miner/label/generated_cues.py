@@ -51,10 +51,13 @@ def edit_group(code: str, settings: list[str], shared: dict) -> list[dict]:
             # "peak LR down from 3e-4 to 2e-4", "lr const 2e-5 (was 1.5e-5)"
             [*setting, {"LOWER": {"IN": ["down", "up", "back", "now"]}, "OP": "?"},
              {"LOWER": "from"}, value, shared["to"], value],
-            [*setting, {"IS_PUNCT": False, "OP": "{0,2}"}, value, {"ORTH": "("},
+            [*setting, {"IS_PUNCT": False, "OP": "{0,2}"}, value,
+             {"IS_PUNCT": False, "OP": "{0,2}"}, {"ORTH": "("},
              {"LOWER": {"IN": ["was", "previously", "formerly", "from"]}}],
-            # "loss_scale_window 1000 -> 500", "global_batch_size: 768 -> 1536"
-            [*setting, {"ORTH": {"IN": ["=", ":"]}, "OP": "?"}, value, shared["arrow"], value],
+            # "loss_scale_window 1000 -> 500", "global_batch_size: 768 -> 1536", "PPO epochs per
+            # rollout 4 -> 2"
+            [*setting, {"IS_PUNCT": False, "OP": "{0,2}"}, {"ORTH": {"IN": ["=", ":"]}, "OP": "?"},
+             value, shared["arrow"], value],
             # "fixed `FFN_HIDDEN_SIZE`", "lowered --lr", "bumped SEQ_LEN to 4096"
             [shared["change_verb"], {"LOWER": {"IN": ["the", "our"]}, "OP": "?"},
              {"ORTH": "`", "OP": "?"}, *setting],
