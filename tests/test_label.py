@@ -228,6 +228,8 @@ def test_context_rules_drop_cues_that_did_not_happen_here(
         ("iteration 33240/311541 | consumed samples: 15019344 | num zeros: 0.0", "data.quality"),
         ("~9% of code responses were being truncated at 8k, by design.", "data.quality"),
         ("Ran the exact-duplicate scan: 0.02% duplicates, under our threshold.", "data.quality"),
+        ("worker 37 exited with code 1; 12 pending tasks re-queued", "infra.scheduler"),
+        ("3 storage incidents (OST failover, MDT eviction, quota)", "infra.scheduler"),
         ("Fixed a typo in the README: 'acumulation' -> 'accumulation'.", "code_fix"),
         ("The patch embeddings of the image encoder stay frozen for 2k steps.", "code_fix"),
         ("The cluster team patched the kernel on all login nodes (CVE fix).", "code_fix"),
