@@ -13,6 +13,7 @@ None), so it can be built once and run with `nlp.pipe` over many entries;
 
 from __future__ import annotations
 
+import bisect
 import itertools
 import re
 from collections.abc import Iterable, Iterator
@@ -306,16 +307,27 @@ class Classifier:
         """The cues less those whose `followed_by` nothing follows: a version change counts as
         the fault only when what it broke comes after it in the sentence ("upgraded NCCL and the
         allreduce hangs"), not what it was meant to fix ("upgraded NCCL to fix the hang")."""
-        def follows(cue: _Cue, later: _Cue) -> bool:
-            text = getattr(entry, cue.label.field) or ""
-            return (later.label.code in cue.rule.followed_by
-                    and not later.rule.followed_by  # a cue that stands on its own
-                    and later.label.field == cue.label.field
-                    and cue.label.end <= later.label.start < cue.sentence_end
-                    and not self.reason.search(text, cue.label.end, later.label.start)
-                    and not self.over.search(text, cue.label.end, cue.sentence_end))
-        return [cue for cue in cues
-                if not cue.rule.followed_by or any(follows(cue, later) for later in cues)]
+        # the cues that stand on their own, by field, in text order (a long pasted log has many)
+        standing: dict[str, list[tuple[int, str]]] = {field: [] for field in FIELDS}
+        for cue in cues:
+            if not cue.rule.followed_by:
+                standing[cue.label.field].append((cue.label.start, cue.label.code))
+        for starts in standing.values():
+            starts.sort()
+
+        def followed(cue: _Cue) -> bool:
+            field, end = cue.label.field, cue.label.end
+            text = getattr(entry, field) or ""
+            if self.over.search(text, end, cue.sentence_end):
+                return False
+            later = standing[field]
+            for start, code in itertools.islice(later, bisect.bisect_left(later, (end, "")), None):
+                if start >= cue.sentence_end:
+                    return False
+                if code in cue.rule.followed_by and not self.reason.search(text, end, start):
+                    return True
+            return False
+        return [cue for cue in cues if not cue.rule.followed_by or followed(cue)]
 
 
 def _pieces(entries: list[Entry]) -> Iterator[tuple[str, tuple[int, str, list[int]]]]:
