@@ -236,6 +236,10 @@ def test_context_rules_drop_cues_that_did_not_happen_here(
         ("PyTorch 2.1.2 is out with a fix for the FSDP leak; we are still on 2.1.0.", "code_fix"),
         ("MosaicML's blog says they worked around the same NCCL hang.", "code_fix"),
         ("Restarted the TensorBoard server on the login node, the plots are back.", "restart"),
+        ("ProcessGroupNCCL.cpp:1970, unhandled system error (run with NCCL_DEBUG=INFO for "
+         "details), NCCL version 2.21.5", "health_check"),  # NCCL's advice, not our run
+        ("Lessons learned\n\n- run the determinism check from the first step", "health_check"),
+        ("thought about adding a param checksum across ranks every N steps", "health_check"),
         ("The other run has no non-finite steps; it gets the fix at its next restart.", "restart"),
         ("worker 37 exited with code 1; 12 pending tasks re-queued", "restart"),
         ("Re-ran the replay twice, once with kh100-102 and once without it.", "restart"),

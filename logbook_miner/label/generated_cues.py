@@ -74,7 +74,8 @@ _ARTICLE = {"LOWER": {"IN": ["the", "a", "an"]}, "OP": "?"}
 def variable_groups(rows: list[dict], set_verb: dict) -> dict[str, list[dict]]:
     """Cues that an environment variable was set, by code (taxonomy.yaml's `variables`):
     "export NCCL_DEBUG=INFO", "set `NCCL_IB_TIMEOUT`", "CUDA_LAUNCH_BLOCKING=1". A variable
-    belongs to the first row whose names match it, so each later row excludes the earlier."""
+    belongs to the first row whose names match it, so each later row excludes the earlier;
+    a row's `inside` is the group's (a setting a tool's own message advises)."""
     groups: dict[str, list[dict]] = {}
     earlier: list[str] = []
     for row in rows:
@@ -86,7 +87,8 @@ def variable_groups(rows: list[dict], set_verb: dict) -> dict[str, list[dict]]:
             tokens += [[{"TEXT": {"REGEX": rf"{variable}=\S+$"}}],
                        [{"TEXT": {"REGEX": rf"{variable}`?$"}}, {"ORTH": "="}]]
         groups.setdefault(row["code"], []).append(
-            {"confidence": 0.85, "name": f"{row['code']}#variable", "tokens": tokens})
+            {"confidence": 0.85, "name": f"{row['code']}#variable", "tokens": tokens,
+             "inside": row.get("inside", [])})
         earlier.append(names)
     return groups
 
