@@ -231,6 +231,9 @@ def test_context_rules_drop_cues_that_did_not_happen_here(
         ("worker 37 exited with code 1; 12 pending tasks re-queued", "infra.scheduler"),
         ("3 storage incidents (OST failover, MDT eviction, quota)", "infra.scheduler"),
         ("Fixed a typo in the README: 'acumulation' -> 'accumulation'.", "code_fix"),
+        ("Matches a known NCCL 2.21.5 bug, fixed in 2.23.", "code_fix"),  # upstream's fix
+        ("Maintenance Sunday: NVIDIA driver 535.54 on all nodes, Lustre servers patched.",
+         "code_fix"),
         ("The patch embeddings of the image encoder stay frozen for 2k steps.", "code_fix"),
         ("The cluster team patched the kernel on all login nodes (CVE fix).", "code_fix"),
         ("PyTorch 2.1.2 is out with a fix for the FSDP leak; we are still on 2.1.0.", "code_fix"),
