@@ -232,6 +232,8 @@ def test_context_rules_drop_cues_that_did_not_happen_here(
         ("3 storage incidents (OST failover, MDT eviction, quota)", "infra.scheduler"),
         ("Fixed a typo in the README: 'acumulation' -> 'accumulation'.", "code_fix"),
         ("Matches a known NCCL 2.21.5 bug, fixed in 2.23.", "code_fix"),  # upstream's fix
+        ("Discussed clip 1.0 -> 0.5 and dropping such groups; not doing either.", "clip_change"),
+        ("r3 step 812: KL 0.06 -> 2.3 for a single step.", "hyperparameter_change"),  # a measure
         ("Maintenance Sunday: NVIDIA driver 535.54 on all nodes, Lustre servers patched.",
          "code_fix"),
         ("The patch embeddings of the image encoder stay frozen for 2k steps.", "code_fix"),
