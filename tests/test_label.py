@@ -233,6 +233,8 @@ def test_context_rules_drop_cues_that_did_not_happen_here(
         ("Fixed a typo in the README: 'acumulation' -> 'accumulation'.", "code_fix"),
         ("Matches a known NCCL 2.21.5 bug, fixed in 2.23.", "code_fix"),  # upstream's fix
         ("Discussed clip 1.0 -> 0.5 and dropping such groups; not doing either.", "clip_change"),
+        ("Dropped micro-batch from 2 to 1 (grad accumulation doubled) and relaunched.",
+         "skip_data"),  # a setting, not data skipped
         ("r3 step 812: KL 0.06 -> 2.3 for a single step.", "hyperparameter_change"),  # a measure
         ("Maintenance Sunday: NVIDIA driver 535.54 on all nodes, Lustre servers patched.",
          "code_fix"),
