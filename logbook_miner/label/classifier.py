@@ -1,7 +1,8 @@
 """The classify stage: taxonomy codes, with the words they stand on, for each entry.
 
 All knowledge lives in data: `data/taxonomy.yaml` holds each code's spaCy
-token patterns and phrase lists, `data/context.yaml` the ConText triggers
+token patterns and phrase lists (and `marks`, cues of no code that say what follows an
+event or what a cue is not), `data/context.yaml` the ConText triggers
 that stop a cue from counting (negated, hypothetical, another project's,
 general advice). This module only wires them into one spaCy pipeline
 (blank English + sentence starts, see sentences.py + one span ruler for both
@@ -63,11 +64,11 @@ class _Rule:
     kind: str
     source: str
     confidence: float
-    unless: frozenset[str]  # drop this cue when the entry already has one of these codes
-    needs: frozenset[str]  # drop this cue unless the entry has one of these codes
-    inside: frozenset[str]  # drop this cue when a cue of one of these codes covers it
-    not_after: frozenset[str]  # drop this cue when the word before it is one of these
-    followed_by: frozenset[str]  # drop this cue unless one of these follows in its sentence
+    unless: frozenset[str] = frozenset()  # drop this cue when the entry has one of these codes
+    needs: frozenset[str] = frozenset()  # drop this cue unless the entry has one of these codes
+    inside: frozenset[str] = frozenset()  # drop this cue when a cue of one of these covers it
+    not_after: frozenset[str] = frozenset()  # drop this cue when the word before is one of these
+    followed_by: frozenset[str] = frozenset()  # drop it unless one of these follows in its sentence
 
 
 @dataclass(frozen=True, slots=True)
@@ -207,10 +208,7 @@ class Classifier:
                 for pattern in group.get("phrases", []) + group.get("tokens", []):
                     patterns.append({"label": code, "pattern": optimise(pattern), "id": rule_id})
         for name, group in taxonomy.get("marks", {}).items():
-            self.rules[name] = _Rule(
-                code=name, kind=FAULT, source=f"mark:{name}", confidence=0.0,
-                unless=frozenset(), needs=frozenset(), inside=frozenset(),
-                not_after=frozenset(), followed_by=frozenset())
+            self.rules[name] = _Rule(code=name, kind=FAULT, source=f"mark:{name}", confidence=0.0)
             patterns += [{"label": name, "pattern": optimise(pattern), "id": name}
                          for pattern in group["tokens"]]
         self.marks = frozenset(taxonomy.get("marks", {}))
@@ -218,9 +216,7 @@ class Classifier:
         self.over = re.compile(taxonomy["shared"]["over"], re.IGNORECASE)
         self.recurrence = context.load_recurrence(context_path or CONTEXT_PATH)
         self.rules[context.RECURRENCE] = _Rule(
-            code=context.RECURRENCE, kind=FAULT, source="context:recurrence", confidence=0.7,
-            unless=frozenset(), needs=frozenset(), inside=frozenset(), not_after=frozenset(),
-            followed_by=frozenset())
+            code=context.RECURRENCE, kind=FAULT, source="context:recurrence", confidence=0.7)
         ruler = self.nlp.add_pipe("anchored_span_ruler", name="rulers",
                                   config={"spans_key": SPANS_KEY})
         ruler.add_patterns(patterns + self.recurrence.patterns)
