@@ -54,6 +54,9 @@ _ARROWS = ("->", "=>")
 # "samples/sec", "s/it"), which a speed cue names as one word
 _SLASH_INFIX = ("[:<>=/](?=", r"(?:[:<>=]|/(?!(?:s|sec|second|step|it|iter|gpu|day|h|hr)\b))(?=")
 _LINK_INFIX = r"\]\("  # where a Markdown link's text ends and its address begins
+# characters after a cue in which what it caused must begin: a prose sentence's length, not a
+# pasted log line's (a 1 MB line is one "sentence"; searching all of it for each cue is quadratic)
+_FOLLOW_REACH = 400
 
 
 @dataclass(frozen=True, slots=True)
@@ -314,11 +317,12 @@ class Classifier:
         def followed(cue: _Cue) -> bool:
             field, end = cue.label.field, cue.label.end
             text = getattr(entry, field) or ""
-            if self.over.search(text, end, cue.sentence_end):
+            stop = min(cue.sentence_end, end + _FOLLOW_REACH)
+            if self.over.search(text, end, stop):
                 return False
             later = standing[field]
             for start, code in itertools.islice(later, bisect.bisect_left(later, (end, "")), None):
-                if start >= cue.sentence_end:
+                if start >= stop:
                     return False
                 if code in cue.rule.followed_by and not self.reason.search(text, end, start):
                     return True
@@ -361,13 +365,31 @@ def _inside(label: Label, plans: dict[str, list[tuple[int, int]]]) -> bool:
     return any(start <= label.start < end for start, end in plans[label.field])
 
 
-def _covered(label: Label, rule: _Rule, cues: list[_Cue]) -> bool:
-    """True if a cue of one of the rule's `inside` codes spans this cue's words."""
-    return any(
-        other.label.code in rule.inside and other.label.field == label.field
-        and other.label.start <= label.start and label.end <= other.label.end
-        for other in cues
-    )
+class _Spans:
+    """The spans of each (field, code)'s cues, to ask in log time whether one covers a range:
+    an entry that is a pasted log has tens of thousands of cues."""
+
+    def __init__(self, cues: list[_Cue]):
+        spans: dict[tuple[str, str], list[tuple[int, int]]] = {}
+        for cue in cues:
+            spans.setdefault((cue.label.field, cue.label.code), []).append(
+                (cue.label.start, cue.label.end))
+        self._starts: dict[tuple[str, str], list[int]] = {}
+        self._reach: dict[tuple[str, str], list[int]] = {}  # the farthest end up to each start
+        for key, found in spans.items():
+            found.sort()
+            self._starts[key] = [start for start, _ in found]
+            self._reach[key] = list(itertools.accumulate((end for _, end in found), max))
+
+    def cover(self, label: Label, codes: frozenset[str]) -> bool:
+        """True if a cue of one of `codes` spans the label's words."""
+        for code in codes:
+            starts = self._starts.get((label.field, code))
+            if starts:
+                last = bisect.bisect_right(starts, label.start) - 1
+                if last >= 0 and self._reach[(label.field, code)][last] >= label.end:
+                    return True
+        return False
 
 
 def _best(cues: list[_Cue]) -> list[Label]:
@@ -375,11 +397,12 @@ def _best(cues: list[_Cue]) -> list[Label]:
     found = {cue.label.code for cue in cues}
     cues = [cue for cue in cues if not cue.rule.needs or cue.rule.needs & found]
     codes = {cue.label.code for cue in cues}
+    spans = _Spans(cues)
     best: dict[str, Label] = {}
     order = {field: i for i, field in enumerate(FIELDS)}
     for cue in cues:
         label, rule = cue.label, cue.rule
-        if rule.unless & codes or (rule.inside and _covered(label, rule, cues)):
+        if rule.unless & codes or (rule.inside and spans.cover(label, rule.inside)):
             continue
         key = (-label.confidence, order[label.field], label.start)
         held = best.get(label.code)
