@@ -215,8 +215,8 @@ class Classifier:
             patterns += [{"label": name, "pattern": optimise(pattern), "id": name}
                          for pattern in group["tokens"]]
         self.marks = frozenset(taxonomy.get("marks", {}))
-        self.reason = re.compile(taxonomy["shared"]["reason"], re.IGNORECASE)
-        self.over = re.compile(taxonomy["shared"]["over"], re.IGNORECASE)
+        self.reason = re.compile(shared["reason"], re.IGNORECASE)
+        self.over = re.compile(shared["over"], re.IGNORECASE)
         self.recurrence = context.load_recurrence(context_path or CONTEXT_PATH)
         self.rules[context.RECURRENCE] = _Rule(
             code=context.RECURRENCE, kind=FAULT, source="context:recurrence", confidence=0.7)
@@ -369,11 +369,12 @@ class _Spans:
     """The spans of each (field, code)'s cues, to ask in log time whether one covers a range:
     an entry that is a pasted log has tens of thousands of cues."""
 
-    def __init__(self, cues: list[_Cue]):
+    def __init__(self, cues: list[_Cue], codes: set[str]):
         spans: dict[tuple[str, str], list[tuple[int, int]]] = {}
         for cue in cues:
-            spans.setdefault((cue.label.field, cue.label.code), []).append(
-                (cue.label.start, cue.label.end))
+            if cue.label.code in codes:
+                spans.setdefault((cue.label.field, cue.label.code), []).append(
+                    (cue.label.start, cue.label.end))
         self._starts: dict[tuple[str, str], list[int]] = {}
         self._reach: dict[tuple[str, str], list[int]] = {}  # the farthest end up to each start
         for key, found in spans.items():
@@ -397,7 +398,7 @@ def _best(cues: list[_Cue]) -> list[Label]:
     found = {cue.label.code for cue in cues}
     cues = [cue for cue in cues if not cue.rule.needs or cue.rule.needs & found]
     codes = {cue.label.code for cue in cues}
-    spans = _Spans(cues)
+    spans = _Spans(cues, set().union(*(cue.rule.inside for cue in cues)))  # only what is asked
     best: dict[str, Label] = {}
     order = {field: i for i, field in enumerate(FIELDS)}
     for cue in cues:

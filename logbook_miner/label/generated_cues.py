@@ -21,6 +21,9 @@ def _words(name: str) -> list[str]:
     return [*words, name[start:]]
 
 
+_WAS = {"LOWER": {"IN": ["was", "previously", "formerly", "from"]}}  # "(was 96)": the old value
+
+
 def edit_group(code: str, settings: list[str], shared: dict) -> list[dict]:
     """Cues that a line edits one of a code's `settings` (taxonomy.yaml), as logbooks paste it:
     a sed/perl substitution (`perl -pi -e 's|--lr 6e-5|--lr 3e-5|'`) or a diff's added flag
@@ -44,7 +47,7 @@ def edit_group(code: str, settings: list[str], shared: dict) -> list[dict]:
              {"LOWER": {"REGEX": rf"^(--?)?({flags}):?$"}}],
             # a flag with its value and the old one: "--nodes=128 (was 96)"
             [{"LOWER": {"REGEX": rf"^--?({flags})=\S+$"}}, {"IS_SPACE": True, "OP": "?"},
-             {"ORTH": "("}, {"LOWER": {"IN": ["was", "previously", "formerly", "from"]}}],
+             {"ORTH": "("}, _WAS],
         ]
     for setting in groups:
         tokens += [
@@ -53,7 +56,7 @@ def edit_group(code: str, settings: list[str], shared: dict) -> list[dict]:
              {"LOWER": "from"}, value, shared["to"], value],
             [*setting, {"IS_PUNCT": False, "OP": "{0,2}"}, value,
              {"IS_PUNCT": False, "OP": "{0,2}"}, {"ORTH": "("},
-             {"LOWER": {"IN": ["was", "previously", "formerly", "from"]}}],
+             _WAS],
             # "loss_scale_window 1000 -> 500", "global_batch_size: 768 -> 1536", "PPO epochs per
             # rollout 4 -> 2"
             [*setting, {"IS_PUNCT": False, "OP": "{0,2}"}, {"ORTH": {"IN": ["=", ":"]}, "OP": "?"},
