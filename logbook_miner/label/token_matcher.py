@@ -142,7 +142,7 @@ class TokenMatcher:
         # index), and the words known to pass the index (all of them for a word list).
         self._requirements: list[tuple[int, int, _Index]] = []
         self._accepted: list[set[int]] = []
-        self._owner: list[int] = []  # requirement id -> pattern
+        self._anchored: dict[int, _Pattern] = {}  # anchor requirement id -> its pattern
         self._scan: list[int] = []  # patterns with no requirement, tried at every token
         # per attr: the requirements of each listed word, and those with a regex
         self._words: dict[int, dict[int, list[int]]] = {}
@@ -162,7 +162,9 @@ class TokenMatcher:
                 required.append(len(self._requirements) - 1)
         anchor = min(required, key=lambda r: self._requirements[r][2].rarity, default=-1)
         self.patterns.append(_Pattern(key, segments, frozenset(required), anchor))
-        if not required:
+        if required:
+            self._anchored[anchor] = self.patterns[-1]
+        else:
             self._scan.append(number)
         # words seen so far were looked up without this pattern
         self._lookup = {attr: {} for attr in self._words}
@@ -171,7 +173,6 @@ class TokenMatcher:
     def _require(self, number: int, segment: int, index: _Index) -> None:
         r = len(self._requirements)
         self._requirements.append((number, segment, index))
-        self._owner.append(number)
         self._accepted.append(set(index.words or ()))
         words = self._words.setdefault(index.attr, {})
         for word in index.words or ():
@@ -239,8 +240,10 @@ class TokenMatcher:
             return found
         columns = _Columns(doc, self.attrs)
         present = self._present(columns)
-        patterns = [self.patterns[number] for number in set(map(self._owner.__getitem__, present))]
-        viable = [pattern for pattern in patterns if pattern.required <= present]
+        # a pattern can match only where its anchor, one of its requirements, is present
+        viable = [pattern for pattern in map(self._anchored.__getitem__,
+                                             present.intersection(self._anchored))
+                  if pattern.required <= present]
         for pattern, (segment, tokens) in zip(viable, self._anchors(viable, columns), strict=True):
             self._match(pattern, segment, tokens, columns, found)
         for number in self._scan:
