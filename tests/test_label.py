@@ -275,6 +275,9 @@ def test_lookalikes_are_not_the_code(classifier: Classifier, text: str, code: st
         ("The base-image refresh brought in a newer glibc, and the flash-attn wheel now fails"
          " with an undefined symbol.",
          "The base-image refresh brought in a newer glibc; the crash is gone."),
+        # the outcome in the next sentence, when that sentence opens as its sequel
+        ("We updated the container image on Monday. Since then the job crashes at start.",
+         "We updated the container image on Monday. The job crashes at start."),
     ],
 )
 def test_a_version_change_is_the_fault_only_with_its_outcome(

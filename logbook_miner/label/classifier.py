@@ -57,6 +57,7 @@ _LINK_INFIX = r"\]\("  # where a Markdown link's text ends and its address begin
 # characters after a cue in which what it caused must begin: a prose sentence's length, not a
 # pasted log line's (a 1 MB line is one "sentence"; searching all of it for each cue is quadratic)
 _FOLLOW_REACH = 400
+_SENTENCE_END = re.compile(r"[.!?](?=\s|$)|\n")
 
 
 @dataclass(frozen=True, slots=True)
@@ -217,6 +218,7 @@ class Classifier:
         self.marks = frozenset(taxonomy.get("marks", {}))
         self.reason = re.compile(shared["reason"], re.IGNORECASE)
         self.over = re.compile(shared["over"], re.IGNORECASE)
+        self.continues = re.compile(shared["continues"], re.IGNORECASE)
         self.recurrence = context.load_recurrence(context_path or CONTEXT_PATH)
         self.rules[context.RECURRENCE] = _Rule(
             code=context.RECURRENCE, kind=FAULT, source="context:recurrence", confidence=0.7)
@@ -305,7 +307,8 @@ class Classifier:
     def _followed(self, cues: list[_Cue], entry: Entry) -> list[_Cue]:
         """The cues less those whose `followed_by` nothing follows: a version change counts as
         the fault only when what it broke comes after it in the sentence ("upgraded NCCL and the
-        allreduce hangs"), not what it was meant to fix ("upgraded NCCL to fix the hang")."""
+        allreduce hangs") or in the next one that opens as its sequel ("Since then, ..."), not
+        what it was meant to fix ("upgraded NCCL to fix the hang")."""
         # the cues that stand on their own, by field, in text order (a long pasted log has many)
         standing: dict[str, list[tuple[int, str]]] = {field: [] for field in FIELDS}
         for cue in cues:
@@ -317,7 +320,11 @@ class Classifier:
         def followed(cue: _Cue) -> bool:
             field, end = cue.label.field, cue.label.end
             text = getattr(entry, field) or ""
-            stop = min(cue.sentence_end, end + _FOLLOW_REACH)
+            stop = cue.sentence_end
+            if opening := self.continues.match(text, stop):  # "... . Since then the job crashes"
+                after = _SENTENCE_END.search(text, opening.end())
+                stop = after.end() if after else len(text)
+            stop = min(stop, end + _FOLLOW_REACH)
             if self.over.search(text, end, stop):
                 return False
             later = standing[field]
