@@ -47,13 +47,15 @@ def main() -> None:
 
     classifier = Classifier()
     built = time.perf_counter() - started
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.process_time()
     classifier.classify(batch)
-    seconds = time.perf_counter() - started
+    seconds, cpu_seconds = time.perf_counter() - started, time.process_time() - cpu
     rate = len(batch) / seconds
     verdict = "met" if rate >= TARGET else "MISSED"
     print(f"entries: {source}")
     print(f"classifier built in {built:.2f}s")
+    # on a shared machine the wall clock also counts time the process was not running
+    print(f"classify (CPU time): {len(batch) / cpu_seconds:,.0f} entries/s")
     print(f"classify: {rate:,.0f} entries/s on one core  {verdict} (>= {TARGET:.0f})")
 
 
