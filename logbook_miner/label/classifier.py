@@ -320,11 +320,11 @@ class Classifier:
         def followed(cue: _Cue) -> bool:
             field, end = cue.label.field, cue.label.end
             text = getattr(entry, field) or ""
-            stop = cue.sentence_end
-            if opening := self.continues.match(text, stop):  # "... . Since then the job crashes"
-                after = _SENTENCE_END.search(text, opening.end())
-                stop = after.end() if after else len(text)
-            stop = min(stop, end + _FOLLOW_REACH)
+            stop, reach = cue.sentence_end, end + _FOLLOW_REACH
+            if opening := self.continues.match(text, stop, reach):  # "... . Since then it crashes"
+                after = _SENTENCE_END.search(text, opening.end(), reach)
+                stop = after.end() if after else reach
+            stop = min(stop, reach)
             if self.over.search(text, end, stop):
                 return False
             later = standing[field]
