@@ -24,7 +24,7 @@ from pathlib import Path
 import spacy
 import yaml
 from spacy.attrs import ORTH
-from spacy.tokens import Doc
+from spacy.tokens import Doc, Span
 
 from ..models import FAULT, INTERVENTION, Entry, Label, LabelledEntry
 from ..resources import DATA
@@ -57,7 +57,6 @@ _LINK_INFIX = r"\]\("  # where a Markdown link's text ends and its address begin
 # characters after a cue in which what it caused must begin: a prose sentence's length, not a
 # pasted log line's (a 1 MB line is one "sentence"; searching all of it for each cue is quadratic)
 _FOLLOW_REACH = 400
-_SENTENCE_END = re.compile(r"[.!?](?=\s|$)|\n")
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,7 +80,7 @@ class _Cue:
 
     label: Label
     rule: _Rule
-    sentence_end: int  # offset in the field's text
+    sentence_end: int  # offset in the field's text (of the next sentence, if that is its sequel)
 
 
 def _read_taxonomy(path: Path | None) -> dict:
@@ -302,7 +301,13 @@ class Classifier:
                 confidence=rule.confidence,
             )
             sentence = span.sent
-            yield _Cue(label, rule, where[sentence[-1].idx + len(sentence[-1]) - 1] + 1)
+            sentence_end = _end(sentence, where)
+            # what a cue's `followed_by` asks for may be told in the next sentence, when that
+            # opens as its sequel: "We updated the container. Since then the job crashes."
+            if rule.followed_by and sentence.end < len(doc) and self.continues.match(
+                    original, sentence_end, end + _FOLLOW_REACH):
+                sentence_end = _end(doc[sentence.end].sent, where)
+            yield _Cue(label, rule, sentence_end)
 
     def _followed(self, cues: list[_Cue], entry: Entry) -> list[_Cue]:
         """The cues less those whose `followed_by` nothing follows: a version change counts as
@@ -320,11 +325,7 @@ class Classifier:
         def followed(cue: _Cue) -> bool:
             field, end = cue.label.field, cue.label.end
             text = getattr(entry, field) or ""
-            stop, reach = cue.sentence_end, end + _FOLLOW_REACH
-            if opening := self.continues.match(text, stop, reach):  # "... . Since then it crashes"
-                after = _SENTENCE_END.search(text, opening.end(), reach)
-                stop = after.end() if after else reach
-            stop = min(stop, reach)
+            stop = min(cue.sentence_end, end + _FOLLOW_REACH)
             if self.over.search(text, end, stop):
                 return False
             later = standing[field]
@@ -360,6 +361,11 @@ def _piece_bounds(text: str) -> Iterator[tuple[int, int]]:
         yield start, end
         start = end
     yield start, len(text)
+
+
+def _end(sentence: Span, where: list[int]) -> int:
+    """The offset in the field's text just after `sentence`'s last character."""
+    return where[sentence[-1].idx + len(sentence[-1]) - 1] + 1
 
 
 def _new_codes(labels: list[Label], more: list[Label]) -> list[Label]:
