@@ -18,7 +18,7 @@ import bisect
 import itertools
 import re
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 
 import spacy
@@ -29,6 +29,8 @@ from spacy.tokens import Doc, Span
 from ..models import FAULT, INTERVENTION, Entry, Label, LabelledEntry
 from ..resources import DATA
 from . import context
+from .consequences import Consequences
+from .cues import FIELDS, Cue, Rule
 from .generated_cues import component_groups, edit_group, variable_groups
 from .numbers import mine
 from .rates import mine_rates
@@ -39,7 +41,6 @@ from .trends import mine_trends
 TAXONOMY_PATH = DATA / "taxonomy.yaml"
 CONTEXT_PATH = DATA / "context.yaml"
 SPANS_KEY = "taxonomy"
-FIELDS = ("heading", "text")
 KINDS = (FAULT, INTERVENTION)
 _SOFT_BEFORE = ",-(/+%&"  # a line ending in these stopped mid-sentence
 _WRAP_WIDTH = 60  # characters: a shorter line ended on purpose
@@ -54,33 +55,6 @@ _ARROWS = ("->", "=>")
 # "samples/sec", "s/it"), which a speed cue names as one word
 _SLASH_INFIX = ("[:<>=/](?=", r"(?:[:<>=]|/(?!(?:s|sec|second|step|it|iter|gpu|day|h|hr)\b))(?=")
 _LINK_INFIX = r"\]\("  # where a Markdown link's text ends and its address begins
-# characters after a cue in which what it caused must begin: a prose sentence's length, not a
-# pasted log line's (a 1 MB line is one "sentence"; searching all of it for each cue is quadratic)
-_FOLLOW_REACH = 400
-
-
-@dataclass(frozen=True, slots=True)
-class _Rule:
-    """What a taxonomy pattern group says about the spans it matches."""
-
-    code: str
-    kind: str
-    source: str
-    confidence: float
-    unless: frozenset[str] = frozenset()  # drop this cue when the entry has one of these codes
-    needs: frozenset[str] = frozenset()  # drop this cue unless the entry has one of these codes
-    inside: frozenset[str] = frozenset()  # drop this cue when a cue of one of these covers it
-    not_after: frozenset[str] = frozenset()  # drop this cue when the word before is one of these
-    followed_by: frozenset[str] = frozenset()  # drop it unless one of these follows in its sentence
-
-
-@dataclass(frozen=True, slots=True)
-class _Cue:
-    """A pattern match that no context trigger dropped, and where its sentence ends."""
-
-    label: Label
-    rule: _Rule
-    sentence_end: int  # offset in the field's text (of the next sentence, if that is its sequel)
 
 
 def _read_taxonomy(path: Path | None) -> dict:
@@ -185,7 +159,7 @@ class Classifier:
         # pipeline is linear, and a logbook entry (a pasted log) may be longer.
         self.nlp.max_length = 100_000_000
         self.nlp.add_pipe("sentences")  # sentencizer's starts and line ends (sentences.py)
-        self.rules: dict[str, _Rule] = {}
+        self.rules: dict[str, Rule] = {}
         patterns = []
         taxonomy = _read_taxonomy(taxonomy_path)
         shared = taxonomy["shared"]
@@ -197,7 +171,7 @@ class Classifier:
                       *components.get(code, [])]
             for i, group in enumerate(groups):
                 rule_id = f"{code}#{i}"
-                self.rules[rule_id] = _Rule(
+                self.rules[rule_id] = Rule(
                     code=code,
                     kind=spec["kind"],
                     source=f"taxonomy:{group.get('name', rule_id)}",
@@ -211,15 +185,13 @@ class Classifier:
                 for pattern in group.get("phrases", []) + group.get("tokens", []):
                     patterns.append({"label": code, "pattern": optimise(pattern), "id": rule_id})
         for name, group in taxonomy.get("marks", {}).items():
-            self.rules[name] = _Rule(code=name, kind=FAULT, source=f"mark:{name}", confidence=0.0)
+            self.rules[name] = Rule(code=name, kind=FAULT, source=f"mark:{name}", confidence=0.0)
             patterns += [{"label": name, "pattern": optimise(pattern), "id": name}
                          for pattern in group["tokens"]]
         self.marks = frozenset(taxonomy.get("marks", {}))
-        self.reason = re.compile(shared["reason"], re.IGNORECASE)
-        self.over = re.compile(shared["over"], re.IGNORECASE)
-        self.continues = re.compile(shared["continues"], re.IGNORECASE)
+        self.consequences = Consequences(shared)
         self.recurrence = context.load_recurrence(context_path or CONTEXT_PATH)
-        self.rules[context.RECURRENCE] = _Rule(
+        self.rules[context.RECURRENCE] = Rule(
             code=context.RECURRENCE, kind=FAULT, source="context:recurrence", confidence=0.7)
         ruler = self.nlp.add_pipe("anchored_span_ruler", name="rulers",
                                   config={"spans_key": SPANS_KEY})
@@ -251,7 +223,8 @@ class Classifier:
                             if not _inside(cue.label, asides) and not any(
                                 rule.drops_cue(cue.label.code, cue.label.kind)
                                 and _inside(cue.label, at) for rule, at in lines))
-            labels = [lb for lb in _best(self._followed(cues, entry)) if lb.code not in self.marks]
+            kept = self.consequences.kept(cues, entry)
+            labels = [lb for lb in _best(kept) if lb.code not in self.marks]
             refers = [lb for lb in labels if lb.code == context.RECURRENCE]
             labels = [lb for lb in labels if lb.code != context.RECURRENCE]
             if refers:
@@ -280,7 +253,7 @@ class Classifier:
 
     def _cues(
         self, doc: Doc, where: list[int], entry: Entry, field: str
-    ) -> Iterator[_Cue]:
+    ) -> Iterator[Cue]:
         """Every pattern match in one field that no context trigger modifies."""
         original = getattr(entry, field) or ""
         for span in doc.spans[SPANS_KEY]:
@@ -304,38 +277,10 @@ class Classifier:
             sentence_end = _end(sentence, where)
             # what a cue's `followed_by` asks for may be told in the next sentence, when that
             # opens as its sequel: "We updated the container. Since then the job crashes."
-            if rule.followed_by and sentence.end < len(doc) and self.continues.match(
-                    original, sentence_end, end + _FOLLOW_REACH):
+            if rule.followed_by and sentence.end < len(doc) and self.consequences.sequel(
+                    original, sentence_end, end):
                 sentence_end = _end(doc[sentence.end].sent, where)
-            yield _Cue(label, rule, sentence_end)
-
-    def _followed(self, cues: list[_Cue], entry: Entry) -> list[_Cue]:
-        """The cues less those whose `followed_by` nothing follows: a version change counts as
-        the fault only when what it broke comes after it in the sentence ("upgraded NCCL and the
-        allreduce hangs") or in the next one that opens as its sequel ("Since then, ..."), not
-        what it was meant to fix ("upgraded NCCL to fix the hang")."""
-        # the cues that stand on their own, by field, in text order (a long pasted log has many)
-        standing: dict[str, list[tuple[int, str]]] = {field: [] for field in FIELDS}
-        for cue in cues:
-            if not cue.rule.followed_by:
-                standing[cue.label.field].append((cue.label.start, cue.label.code))
-        for starts in standing.values():
-            starts.sort()
-
-        def followed(cue: _Cue) -> bool:
-            field, end = cue.label.field, cue.label.end
-            text = getattr(entry, field) or ""
-            stop = min(cue.sentence_end, end + _FOLLOW_REACH)
-            if self.over.search(text, end, stop):
-                return False
-            later = standing[field]
-            for start, code in itertools.islice(later, bisect.bisect_left(later, (end, "")), None):
-                if start >= stop:
-                    return False
-                if code in cue.rule.followed_by and not self.reason.search(text, end, start):
-                    return True
-            return False
-        return [cue for cue in cues if not cue.rule.followed_by or followed(cue)]
+            yield Cue(label, rule, where[sentence[0].idx], sentence_end)
 
 
 def _pieces(entries: list[Entry]) -> Iterator[tuple[str, tuple[int, str, list[int]]]]:
@@ -382,7 +327,7 @@ class _Spans:
     """The spans of each (field, code)'s cues, to ask in log time whether one covers a range:
     an entry that is a pasted log has tens of thousands of cues."""
 
-    def __init__(self, cues: list[_Cue], codes: set[str]):
+    def __init__(self, cues: list[Cue], codes: set[str]):
         spans: dict[tuple[str, str], list[tuple[int, int]]] = {}
         for cue in cues:
             if cue.label.code in codes:
@@ -406,7 +351,7 @@ class _Spans:
         return False
 
 
-def _best(cues: list[_Cue]) -> list[Label]:
+def _best(cues: list[Cue]) -> list[Label]:
     """One label per code: the most confident cue, the earliest on ties (heading first)."""
     found = {cue.label.code for cue in cues}
     cues = [cue for cue in cues if not cue.rule.needs or cue.rule.needs & found]

@@ -18,10 +18,11 @@ import yaml
 
 from ..models import Entry, Metric
 from ..resources import DATA
+from .cues import FIELDS
 from .ruler import clue, starts
 
 METRICS_PATH = DATA / "metrics.yaml"
-FIELDS = ("heading", "text")
+
 _VALUE_GROUPS = {"value": "", "neg": "", "before": "_before", "after": "_after"}
 
 
