@@ -67,6 +67,13 @@ def edit_group(code: str, settings: list[str], shared: dict) -> list[dict]:
             # "dropout set to 0.0", "eval iterations reduced from 100 to 20", "attention
             # dropout disabled", "the auxiliary loss weight was reduced to 0.1"
             [*setting, shared["was_or_not"], shared["changed"]],
+            # "the global batch went up to 1152", "decay horizon moved from 286k to 357k", "LR
+            # × 0.7"
+            [*setting, shared["was_or_not"], {"LOWER": {"IN": ["went", "moved", "jumped", "came",
+                                                            "goes", "climbed"]}},
+             {"LOWER": {"IN": ["up", "down", "back"]}, "OP": "?"}, {"LOWER": "from", "OP": "?"},
+             shared["value_or_not"], shared["to"], value],
+            [*setting, {"ORTH": "×"}, value],
         ]
     return [{"confidence": 0.8, "name": f"{code}#edited", "tokens": tokens}]
 
