@@ -92,7 +92,10 @@ def variable_groups(rows: list[dict], set_verb: dict) -> dict[str, list[dict]]:
         names = "|".join(row["names"])
         variable = rf"^`?{''.join(f'(?!({n})(=|`|$))' for n in earlier)}({names})"
         tokens = [[set_verb, _ARTICLE, {"ORTH": "`", "OP": "?"},
-                   {"TEXT": {"REGEX": rf"{variable}(=\S*)?`?$"}}, {"ORTH": "=", "OP": "?"}]]
+                   {"TEXT": {"REGEX": rf"{variable}(=\S*)?`?$"}}, {"ORTH": "=", "OP": "?"}],
+                  # the verb after: "with `NCCL_IB_QPS_PER_CONNECTION=4` exported"
+                  [{"TEXT": {"REGEX": rf"{variable}=\S+?`?$"}}, {"ORTH": "`", "OP": "?"},
+                   {"LOWER": {"IN": ["exported", "set", "added", "applied"]}}]]
         if row.get("assigned_is_set"):
             tokens += [[{"TEXT": {"REGEX": rf"{variable}=\S+$"}}],
                        [{"TEXT": {"REGEX": rf"{variable}`?$"}}, {"ORTH": "="}]]
