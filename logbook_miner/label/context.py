@@ -161,12 +161,22 @@ def load_line_rules(path: Path) -> list[LineRule]:
 
 def line_spans(text: str, patterns: list[re.Pattern]) -> list[tuple[int, int]]:
     """Character ranges of the lines of `text` that one of `patterns` matches at the start."""
+    if not _screen(tuple(patterns)).search(text):
+        return []
     spans, at = [], 0
     for line in text.split("\n"):
         if any(p.match(line) for p in patterns):
             spans.append((at, at + len(line)))
         at += len(line) + 1
     return spans
+
+
+@cache
+def _screen(patterns: tuple[re.Pattern, ...]) -> re.Pattern:
+    """One regex over a whole text that finds every line one of `patterns` matches (and maybe
+    more): most entries have no such line, and one search tells it."""
+    return re.compile("|".join(f"(?:{p.pattern})" for p in patterns),
+                      re.IGNORECASE | re.MULTILINE)
 
 
 def _unmarked(line: str) -> str:
