@@ -70,7 +70,8 @@ CHECK = ("bloom-tr11-176b-prequel", "cpm-live", "opt-175b-56_percent_update",
          "synth-summer-intern", "synth-sre-weekly", "synth-biology-lm", "synth-tpu-pod-run",
          "synth-diffusion-team", "synth-community-digest", "synth-trainium-run",
          "synth-consortium-slack", "synth-korean-weekly", "synth-paper-appendix",
-         "synth-finetune-vendor")
+         "synth-finetune-vendor", "synth-forum-thread", "synth-change-board",
+         "synth-alerts-channel", "synth-climate-fm-log")
 # A logbook split by date: entries before the date are tune, the rest check.
 SPLITS = {"cpm-live": "2022-10-01"}
 RENDERINGS = {"md": "md/{}.md", "chromium": "pdf/{}.pdf", "weasyprint": "pdf/{}.weasy.pdf"}
