@@ -203,19 +203,26 @@ def ingest(paths: Iterable[str | Path], db: str | Path | None = None, name: str 
         for source, result in zip(sources, ingested, strict=True):
             if todo and result.status == "unchanged":
                 kept.add(source.label, fingerprint(load_entries(con, source.logbook)))
-        for source, sha, result in zip(_reported(sources, progress), shas, ingested, strict=True):
-            if not sha:
-                continue
-            parsed_one, error = next(parsed)
-            print_ = None if force or parsed_one is None else fingerprint(
-                le.entry for le in parsed_one.entries)
-            result.same_as = kept.same_as(print_) if print_ and source.in_folder else None
-            if result.same_as:
-                result.status = "duplicate"
-                continue
-            _store(con, source, sha, parsed_one, error, result)
-            if print_ and result.status == "ingested":
-                kept.add(source.label, print_)
+        try:
+            for source, sha, result in zip(_reported(sources, progress), shas, ingested,
+                                           strict=True):
+                if not sha:
+                    continue
+                parsed_one, error = next(parsed)
+                print_ = None if force or parsed_one is None else fingerprint(
+                    le.entry for le in parsed_one.entries)
+                result.same_as = kept.same_as(print_) if print_ and source.in_folder else None
+                if result.same_as:
+                    result.status = "duplicate"
+                    continue
+                _store(con, source, sha, parsed_one, error, result)
+                if print_ and result.status == "ingested":
+                    kept.add(source.label, print_)
+        finally:
+            # the last file taken leaves the worker pool open until the generator is collected,
+            # which may be at interpreter exit, where Python 3.11's own exit hook races the
+            # pool's manager thread ("OSError: [Errno 9] Bad file descriptor"): close it now
+            parsed.close()
     return results
 
 
