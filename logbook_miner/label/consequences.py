@@ -70,9 +70,10 @@ class Consequences:
     def _before(self, cue: Cue, entry: Entry, standing: _Standing) -> bool:
         """What the cue caused comes first in its sentence, linked to it as to its cause."""
         text, start = getattr(entry, cue.label.field) or "", cue.label.start
+        since = max(cue.sentence_start, start - REACH)
         for k in range(bisect.bisect_left(standing, (start, "")) - 1, -1, -1):  # no copy
             begin, code, end = standing[k]
-            if begin < max(cue.sentence_start, start - REACH):
+            if begin < since:
                 return False
             if code in cue.rule.followed_by:
                 between = text[end:start]

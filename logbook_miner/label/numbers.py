@@ -22,7 +22,6 @@ from .cues import FIELDS
 from .ruler import clue, starts
 
 METRICS_PATH = DATA / "metrics.yaml"
-
 _VALUE_GROUPS = {"value": "", "neg": "", "before": "_before", "after": "_after"}
 
 

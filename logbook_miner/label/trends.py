@@ -23,7 +23,6 @@ from .cues import FIELDS
 from .ruler import clue
 
 TRENDS_PATH = DATA / "trends.yaml"
-
 _REACH = 40  # characters before the first number in which the measure's name stands
 _UNIT_REACH = 12  # characters after a number in which its unit stands
 # a sentence ends at a full stop before a space or a line end, not inside "1.12"
