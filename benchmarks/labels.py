@@ -9,7 +9,11 @@ CPM-Live holds 297 of the 447 gold entries and is the only daily-report
 logbook, so it is split by date: its reports before `SPLITS["cpm-live"]` were
 moved to the tune side on 2026-12-01 (before that, all of it was check and no
 error of it had been read); the later reports stay check. Being the same
-team's prose, that later part is an optimistic estimate for other teams.
+team's prose, that later part is an optimistic estimate for other teams. The
+BLOOM tr11 prequel is split the same way at its first training run (`main-1`):
+its design notes and benchmarks before it moved to the tune side on 2026-12-02,
+after eight sessions as check (scored at that moment: 0.571 / 0.400 before,
+0.778 / 0.435 from `main-1`, the rules of ccd8059); its runs stay check.
 
 Each logbook is read from ../shared in every rendering (Markdown, Chromium
 PDF, WeasyPrint PDF), segmented, labelled and scored by ../shared/eval/score.py.
@@ -72,18 +76,27 @@ CHECK = ("bloom-tr11-176b-prequel", "cpm-live", "opt-175b-56_percent_update",
          "synth-consortium-slack", "synth-korean-weekly", "synth-paper-appendix",
          "synth-finetune-vendor", "synth-forum-thread", "synth-change-board",
          "synth-alerts-channel", "synth-climate-fm-log")
-# A logbook split by date: entries before the date are tune, the rest check.
-SPLITS = {"cpm-live": "2022-10-01"}
+# A logbook split in two: entries before the date, or before the entry with this
+# heading, are tune; the rest check.
+SPLITS = {"cpm-live": "2022-10-01", "bloom-tr11-176b-prequel": "main-1"}
 RENDERINGS = {"md": "md/{}.md", "chromium": "pdf/{}.pdf", "weasyprint": "pdf/{}.weasy.pdf"}
 KINDS = ("faults", "interventions")
 
 
-def part(logbook: str, day: str | None) -> str:
-    """The scoring unit an entry belongs to: its logbook, or the dated part of a split one."""
-    if logbook not in SPLITS:
-        return logbook
-    side = "to" if day and day < SPLITS[logbook] else "from"
-    return f"{logbook}/{side}-{SPLITS[logbook]}"
+class Parts:
+    """The scoring unit of each entry, read in order: its logbook, or a part of a split one."""
+
+    def __init__(self) -> None:
+        self.reached: set[str] = set()  # heading-split logbooks whose split entry has been read
+
+    def unit(self, logbook: str, day: str | None, heading: str) -> str:
+        split = SPLITS.get(logbook)
+        if split is None:
+            return logbook
+        if heading.strip() == split:
+            self.reached.add(logbook)
+        later = logbook in self.reached if not split[:1].isdigit() else bool(day and day >= split)
+        return f"{logbook}/{'from' if later else 'to'}-{split}"
 
 
 def is_check(unit: str) -> bool:
@@ -97,14 +110,15 @@ def shared_paths(rendering: str, names: list[str]) -> dict[str, Path]:
 
 def predictions(classifier: Classifier, paths: dict[str, Path]) -> list[dict]:
     """Each logbook read, segmented and labelled; one row per entry, as score.py reads them."""
-    rows = []
+    rows, parts = [], Parts()
     for name, path in paths.items():
         day = None
         for labelled in classifier.classify(segment(read(path))):
             entry = labelled.entry
             day = entry.date.isoformat() if entry.date else day
             rows.append({
-                "logbook": part(name, day), "heading": entry.heading, "date": day,
+                "logbook": parts.unit(name, day, entry.heading), "heading": entry.heading,
+                "date": day,
                 "text": entry.text, "labels": labelled.labels,
                 "faults": [lb.code for lb in labelled.labels if lb.kind == FAULT],
                 "interventions": [lb.code for lb in labelled.labels if lb.kind == INTERVENTION],
@@ -113,12 +127,13 @@ def predictions(classifier: Classifier, paths: dict[str, Path]) -> list[dict]:
 
 
 def gold_rows(folder: Path) -> list[dict]:
-    rows = []
+    rows, parts = [], Parts()
     for path in sorted(folder.glob("*.jsonl")):
         for line in path.read_text().splitlines():
             if line.strip():
                 row = json.loads(line)
-                rows.append({**row, "logbook": part(row["logbook"], row.get("date"))})
+                unit = parts.unit(row["logbook"], row.get("date"), row.get("heading") or "")
+                rows.append({**row, "logbook": unit})
     return rows
 
 
@@ -202,20 +217,20 @@ def main() -> None:
     units = sorted({g["logbook"] for g in gold})
     tune, check = [u for u in units if not is_check(u)], [u for u in units if is_check(u)]
     rows = {r: predictions(classifier, shared_paths(r, names)) for r in RENDERINGS}
-    print(f"{'':37} " + " ".join(f"{r:^21}" for r in RENDERINGS))
-    print(f"{'set':6} {'logbook':30} " + " ".join(f"{'faults':>10}{'interv.':>11}"
+    print(f"{'':43} " + " ".join(f"{r:^21}" for r in RENDERINGS))
+    print(f"{'set':6} {'logbook':36} " + " ".join(f"{'faults':>10}{'interv.':>11}"
                                                   for _ in RENDERINGS))
     reports = {r: score(rows[r], gold, units) for r in RENDERINGS}
     for group, members in (("tune", tune), ("check", check)):
         for unit in members:
             cells = [reports[r]["logbooks"][unit] for r in RENDERINGS]
-            print(f"{group:6} {unit:30} " + " ".join(
+            print(f"{group:6} {unit:36} " + " ".join(
                 f"{c['faults']['f1']:>10.3f}{c['interventions']['f1']:>11.3f}" for c in cells))
         pooled = {r: score(rows[r], gold, members)["overall"] for r in RENDERINGS}
-        print(f"{group:6} {'(pooled, micro)':30} " + " ".join(
+        print(f"{group:6} {'(pooled, micro)':36} " + " ".join(
             f"{p['faults']['f1']:>10.3f}{p['interventions']['f1']:>11.3f}"
             for p in pooled.values()))
-    print(f"{'all':6} {'(pooled, micro)':30} " + " ".join(
+    print(f"{'all':6} {'(pooled, micro)':36} " + " ".join(
         f"{reports[r]['overall']['faults']['f1']:>10.3f}"
         f"{reports[r]['overall']['interventions']['f1']:>11.3f}" for r in RENDERINGS))
     print_written(classifier, written, written_gold)
