@@ -59,8 +59,9 @@ def edit_group(code: str, settings: list[str], shared: dict) -> list[dict]:
              _WAS],
             # "loss_scale_window 1000 -> 500", "global_batch_size: 768 -> 1536", "PPO epochs per
             # rollout 4 -> 2"
-            [*setting, {"IS_PUNCT": False, "OP": "{0,2}"}, {"ORTH": {"IN": ["=", ":"]}, "OP": "?"},
-             value, shared["arrow"], value],
+            # (not a division worked out: "64 layers over PP=32 => 2 layers per gpu")
+            [*setting, {"IS_PUNCT": False, "LOWER": {"NOT_IN": ["over"]}, "OP": "{0,2}"},
+             {"ORTH": {"IN": ["=", ":"]}, "OP": "?"}, value, shared["arrow"], value],
             # "fixed `FFN_HIDDEN_SIZE`", "lowered --lr", "bumped SEQ_LEN to 4096"
             [shared["change_verb"], {"LOWER": {"IN": ["the", "our"]}, "OP": "?"},
              {"ORTH": "`", "OP": "?"}, *setting],
