@@ -247,7 +247,7 @@ class Classifier:
     def _asides(self, entry: Entry) -> dict[str, list[tuple[int, int]]]:
         """Per field, the character ranges in a section titled as an aside (a plan, others')."""
         text = entry.text or ""
-        if context.aside_spans(entry.heading or "", self.aside_titles):
+        if context.titled_as_aside(entry.heading or "", self.aside_titles):
             return {"heading": [(0, len(entry.heading))], "text": [(0, len(text))]}
         return {"heading": [], "text": context.aside_spans(text, self.aside_titles)}
 

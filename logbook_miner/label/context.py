@@ -184,7 +184,8 @@ def _unmarked(line: str) -> str:
     return line.lstrip(" \t#*_>-").rstrip(" \t*_")
 
 
-def _titled_as_aside(line: str, titles: list[re.Pattern]) -> bool:
+def titled_as_aside(line: str, titles: list[re.Pattern]) -> bool:
+    """Whether a title (an entry's heading, or a line that stands as one) names an aside."""
     return any(t.search(line) for t in titles)
 
 
@@ -207,7 +208,7 @@ def aside_spans(text: str, titles: list[re.Pattern]) -> list[tuple[int, int]]:
         line = _unmarked(raw)
         colon = line.endswith(":") and len(line) <= _MAX_TITLE
         heading = _heading_like(lines, i)
-        if not ((colon or heading) and _titled_as_aside(line, titles)):
+        if not ((colon or heading) and titled_as_aside(line, titles)):
             i += 1
             continue
         j = i + 1
