@@ -46,6 +46,7 @@ class Rule:
     max_scope: int | None
     model_size: bool  # fires only when the size named differs from the logbook's own
     explains: bool = False  # a guess at a cause: its scope starts at the cause (CAUSE link)
+    spares: frozenset[str] = frozenset()  # codes it never modifies
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,7 +60,7 @@ class Scope:
 
     def covers(self, span: Span, kind: str) -> bool:
         """True if `span` (a cue of `kind`) lies in this scope and does not hold the trigger."""
-        if kind not in self.rule.kinds:
+        if kind not in self.rule.kinds or span.label_ in self.rule.spares:
             return False
         if span.start <= self.trigger.start and self.trigger.end <= span.end:
             return False
@@ -94,6 +95,7 @@ def load_rules(path: Path) -> tuple[dict[str, Rule], list[dict]]:
             max_scope=group.get("max_scope"),
             model_size=bool(group.get("model_size", False)),
             explains=bool(group.get("explains", False)),
+            spares=frozenset(group.get("spares", ())),
         )
         for pattern in group.get("phrases", []) + group.get("tokens", []):
             patterns.append({"label": rule_id, "pattern": optimise(pattern)})
