@@ -94,9 +94,12 @@ class Parts:
         split = SPLITS.get(logbook)
         if split is None:
             return logbook
-        if heading.strip() == split:
-            self.reached.add(logbook)
-        later = logbook in self.reached if not split[:1].isdigit() else bool(day and day >= split)
+        if split[:1].isdigit():  # a date
+            later = bool(day and day >= split)
+        else:  # a heading: this entry and every one after it
+            if heading.strip() == split:
+                self.reached.add(logbook)
+            later = logbook in self.reached
         return f"{logbook}/{'from' if later else 'to'}-{split}"
 
 
@@ -118,9 +121,8 @@ def predictions(classifier: Classifier, paths: dict[str, Path]) -> list[dict]:
             entry = labelled.entry
             day = entry.date.isoformat() if entry.date else day
             rows.append({
-                "logbook": parts.unit(name, day, entry.heading), "heading": entry.heading,
-                "date": day,
-                "text": entry.text, "labels": labelled.labels,
+                "logbook": parts.unit(name, day, entry.heading), "date": day,
+                "heading": entry.heading, "text": entry.text, "labels": labelled.labels,
                 "faults": [lb.code for lb in labelled.labels if lb.kind == FAULT],
                 "interventions": [lb.code for lb in labelled.labels if lb.kind == INTERVENTION],
             })
