@@ -18,6 +18,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from contextlib import closing
 from dataclasses import dataclass, field
 from functools import partial
 from itertools import repeat
@@ -197,13 +198,15 @@ def ingest(paths: Iterable[str | Path], db: str | Path | None = None, name: str 
                                         "unchanged" if unchanged else "error", error=error))
         ingested = results[len(skipped):]
         todo = [s for s, sha in zip(sources, shas, strict=True) if sha]
-        parsed = _parse_all(todo, timezone, classify, pdf_backend, workers or _cores(),
-                            progress.page if progress else None)
         kept = Renderings()  # what this batch keeps, to tell a second rendering of it
         for source, result in zip(sources, ingested, strict=True):
             if todo and result.status == "unchanged":
                 kept.add(source.label, fingerprint(load_entries(con, source.logbook)))
-        try:
+        # closed when the last file is taken: left to the garbage collector, the worker pool may
+        # outlive it until interpreter exit, where Python 3.11's own exit hook races the pool's
+        # manager thread ("OSError: [Errno 9] Bad file descriptor")
+        with closing(_parse_all(todo, timezone, classify, pdf_backend, workers or _cores(),
+                                progress.page if progress else None)) as parsed:
             for source, sha, result in zip(_reported(sources, progress), shas, ingested,
                                            strict=True):
                 if not sha:
@@ -218,11 +221,6 @@ def ingest(paths: Iterable[str | Path], db: str | Path | None = None, name: str 
                 _store(con, source, sha, parsed_one, error, result)
                 if print_ and result.status == "ingested":
                     kept.add(source.label, print_)
-        finally:
-            # the last file taken leaves the worker pool open until the generator is collected,
-            # which may be at interpreter exit, where Python 3.11's own exit hook races the
-            # pool's manager thread ("OSError: [Errno 9] Bad file descriptor"): close it now
-            parsed.close()
     return results
 
 
