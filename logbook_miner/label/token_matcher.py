@@ -8,7 +8,8 @@ token the pattern requires exactly once. Per doc:
 
 1. each distinct word of the doc (its LOWER or ORTH value) is looked up in an
    index of the required specs that accept it; a REGEX is run once per
-   distinct string, ever;
+   distinct string, ever, and only if its group of regexes, joined, finds the
+   string (meeting new words is most of what a first logbook costs more);
 2. a pattern whose required specs are not all in the doc cannot match and is
    skipped; otherwise matching starts from its anchor, the required spec that
    names the fewest common words (a REGEX comes after any word list);
@@ -44,7 +45,10 @@ _STRING_ATTRS = {"ORTH", "LOWER", "NORM", "SHAPE", "PREFIX", "SUFFIX"}
 _FLAG_ATTRS = {name for name in IDS if name.startswith(("IS_", "LIKE_"))} - {"IS_SENT_START"}
 _ALIASES = {"TEXT": "ORTH"}
 
+_GLOBAL_FLAGS = re.compile(r"\(\?([aiLmsux]+)\)")  # "(?i)" opening a regex
+_REGEX_GROUP = 4  # regexes joined to test a new word at once
 _Test = Callable[[int], bool]  # a predicate on one attribute value
+_RegexGroup = list[tuple[_Test, list[int]]]  # (regex test, the requirements sharing it)
 
 
 class Unsupported(ValueError):
@@ -141,14 +145,16 @@ class TokenMatcher:
         # A requirement is a pattern's indexed segment of one token. By id: (pattern, segment,
         # index), and the words known to pass the index (all of them for a word list).
         self._requirements: list[tuple[int, int, _Index]] = []
-        self._accepted: list[set[int]] = []
+        self._accepted: list[set[int]] = []  # requirements with the same regex share one set
         self._anchored: dict[int, _Pattern] = {}  # anchor requirement id -> its pattern
         self._scan: list[int] = []  # patterns with no requirement, tried at every token
         # per attr: the requirements of each listed word, and those with a regex
         self._words: dict[int, dict[int, list[int]]] = {}
-        self._regexes: dict[int, list[tuple[int, _Test]]] = {}
-        # per attr: one regex finding any of those, so that most new words need one search
-        self._any_regex: dict[int, re.Pattern | None] = {}
+        self._regexes: dict[int, dict[_Test, list[int]]] = {}  # regex test -> its requirements
+        self._regex_tests: dict[tuple[int, str], _Index] = {}  # one test per (attr, regex)
+        # per attr: the regexes in small groups, each joined into one regex finding any of
+        # them, so that a new word is searched for the members of the groups it passes only
+        self._regex_groups: dict[int, list[tuple[re.Pattern | None, _RegexGroup]]] = {}
         # per attr: word -> the requirements it passes (filled on first sight of each word)
         self._lookup: dict[int, dict[int, frozenset[int]]] = {}
 
@@ -168,17 +174,20 @@ class TokenMatcher:
             self._scan.append(number)
         # words seen so far were looked up without this pattern
         self._lookup = {attr: {} for attr in self._words}
-        self._any_regex = {}  # joined again when first needed
+        self._regex_groups = {}  # joined again when first needed
 
     def _require(self, number: int, segment: int, index: _Index) -> None:
         r = len(self._requirements)
         self._requirements.append((number, segment, index))
-        self._accepted.append(set(index.words or ()))
         words = self._words.setdefault(index.attr, {})
         for word in index.words or ():
             words.setdefault(word, []).append(r)
-        if index.regex is not None:
-            self._regexes.setdefault(index.attr, []).append((r, index.regex))
+        if index.regex is None:
+            self._accepted.append(set(index.words))
+            return
+        sharing = self._regexes.setdefault(index.attr, {}).setdefault(index.regex, [])
+        self._accepted.append(self._accepted[sharing[0]] if sharing else set())
+        sharing.append(r)
 
     def _segments(self, spec: dict) -> list[tuple[_Spec | None, int, int | None]]:
         """The segments one pattern token stands for, as spaCy expands its OP."""
@@ -228,9 +237,13 @@ class TokenMatcher:
                 rarity = (0, sum(map(_common, arg)), len(words))
                 return attr_id, words.__contains__, _Index(attr_id, words, None, None, rarity)
             if kind == "REGEX" and isinstance(arg, str):
-                pattern = re.compile(arg)
-                test = _regex(pattern, self.strings)
-                return attr_id, test, _Index(attr_id, None, test, pattern, (1, 0, 0))
+                if (attr_id, arg) not in self._regex_tests:
+                    pattern = re.compile(arg)
+                    test = _regex(pattern, self.strings)
+                    self._regex_tests[attr_id, arg] = _Index(attr_id, None, test, pattern,
+                                                             (1, 0, 0))
+                index = self._regex_tests[attr_id, arg]
+                return attr_id, index.regex, index
         raise Unsupported(f"{attr}: {value!r}")
 
     def __call__(self, doc: Doc) -> set[tuple[int, int, int]]:
@@ -262,15 +275,20 @@ class TokenMatcher:
 
     def _learn(self, attr: int, word: int) -> None:
         """Note the requirements on `attr` that `word` passes (run once per word)."""
-        regexes = self._regexes.get(attr, ())
-        if attr not in self._any_regex:
-            self._any_regex[attr] = _any_of([self._requirements[r][2].pattern for r, _ in regexes])
-        any_regex = self._any_regex[attr]
-        if any_regex is not None and not any_regex.search(self.strings[word]):
-            regexes = ()
-        passed = [r for r, regex in regexes if regex(word)]
-        for r in passed:
-            self._accepted[r].add(word)
+        if attr not in self._regex_groups:
+            regexes = list(self._regexes.get(attr, {}).items())
+            groups = [regexes[i:i + _REGEX_GROUP] for i in range(0, len(regexes), _REGEX_GROUP)]
+            self._regex_groups[attr] = [
+                (_any_of([self._requirements[sharing[0]][2].pattern for _, sharing in group]),
+                 group) for group in groups]
+        string, passed = self.strings[word], []
+        for any_regex, group in self._regex_groups[attr]:
+            if any_regex is not None and not any_regex.search(string):
+                continue
+            for regex, sharing in group:
+                if regex(word):
+                    self._accepted[sharing[0]].add(word)
+                    passed.extend(sharing)
         self._lookup[attr][word] = frozenset(self._words[attr].get(word, [])).union(passed)
 
     def _anchors(self, patterns: list[_Pattern], columns: _Columns) -> list[tuple[int, list[int]]]:
@@ -361,9 +379,17 @@ def _any_of(patterns: list[re.Pattern]) -> re.Pattern | None:
     try:
         if any(_refers_back(sre_parse.parse(p.pattern)) for p in patterns):
             return None
-        return re.compile("|".join(f"(?:{p.pattern})" for p in patterns))
+        return re.compile("|".join(map(_scoped, patterns)))
     except re.error:
         return None
+
+
+def _scoped(pattern: re.Pattern) -> str:
+    """The regex as a group whose flags stay its own: "(?i)^oom" -> "(?i:^oom)"."""
+    flags = _GLOBAL_FLAGS.match(pattern.pattern)
+    if flags:
+        return f"(?{flags[1]}:{pattern.pattern[flags.end():]})"
+    return f"(?:{pattern.pattern})"
 
 
 def _refers_back(nodes: Iterable) -> bool:
