@@ -76,7 +76,9 @@ CHECK = ("bloom-tr11-176b-prequel", "cpm-live", "opt-175b-56_percent_update",
          "synth-consortium-slack", "synth-korean-weekly", "synth-paper-appendix",
          "synth-finetune-vendor", "synth-forum-thread", "synth-change-board",
          "synth-alerts-channel", "synth-climate-fm-log", "synth-npu-cluster-notes",
-         "synth-build-in-public", "synth-chronicles-narrative", "synth-terse-timestamps")
+         "synth-build-in-public", "synth-chronicles-narrative", "synth-terse-timestamps",
+         "synth-git-commit-log", "synth-grad-student-thesis-log", "synth-vendor-support-case",
+         "synth-weekly-metrics-review")
 # A logbook split in two: entries before the date, or before the entry with this
 # heading, are tune; the rest check.
 SPLITS = {"cpm-live": "2022-10-01", "bloom-tr11-176b-prequel": "main-1"}
