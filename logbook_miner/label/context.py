@@ -111,6 +111,7 @@ def load_rules(path: Path) -> tuple[dict[str, Rule], list[dict]]:
 _LIST_ITEM = re.compile(r"^\s*(?:[-*•+]|\d+[.)]|[a-z][.)])\s")
 _MAX_TITLE = 120  # characters: a title line ending in ':'
 _MAX_HEADING = 60  # characters: a line standing as a sub-heading
+_LABELLED = re.compile(r"[A-Z][\w-]*( [\w-]+){0,2}: ")  # a sub-heading's label: "Paper: ..."
 
 
 RECURRENCE = "RECURRENCE"
@@ -224,7 +225,9 @@ def aside_spans(text: str, titles: list[re.Pattern]) -> list[tuple[int, int]]:
 def _heading_like(lines: list[tuple[int, str]], i: int) -> bool:
     line = _unmarked(lines[i][1])
     blank_before = i == 0 or not lines[i - 1][1].strip()
-    return (0 < len(line) <= _MAX_HEADING and blank_before and line[-1] not in ".!?;,"
+    # a labelled title may be longer: "Paper: Tanaka et al., 'What broke: lessons from a 65B run'"
+    longest = _MAX_TITLE if _LABELLED.match(line) else _MAX_HEADING
+    return (0 < len(line) <= longest and blank_before and line[-1] not in ".!?;,"
             and not _LIST_ITEM.match(lines[i][1]))
 
 
