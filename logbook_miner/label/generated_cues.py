@@ -39,7 +39,8 @@ def edit_group(code: str, settings: list[str], shared: dict) -> list[dict]:
               if len(parts) > 1]
     tokens = []
     if flags:
-        groups.insert(0, [{"LOWER": {"REGEX": rf"^(--?)?({flags})$"}}])
+        # also a config file's dotted key: "train.grad_clip", "optimizer.lr"
+        groups.insert(0, [{"LOWER": {"REGEX": rf"^(--?)?([a-z][\w-]*\.)*({flags})$"}}])
         tokens += [
             [{"TEXT": {"REGEX": rf"(?i)^s([|/#])\(?(--?)?({flags})(\b|_|$)"}}],
             # a diff's added line, a flag or a config key: "+ --clip-grad 0.5", "+  tp: 4"
@@ -60,7 +61,8 @@ def edit_group(code: str, settings: list[str], shared: dict) -> list[dict]:
             # "loss_scale_window 1000 -> 500", "global_batch_size: 768 -> 1536", "PPO epochs per
             # rollout 4 -> 2"
             # (not a division worked out: "64 layers over PP=32 => 2 layers per gpu")
-            [*setting, {"IS_PUNCT": False, "LOWER": {"NOT_IN": ["over"]}, "OP": "{0,2}"},
+            [*setting, {"ORTH": "`", "OP": "?"},
+             {"IS_PUNCT": False, "LOWER": {"NOT_IN": ["over"]}, "OP": "{0,2}"},
              {"ORTH": {"IN": ["=", ":"]}, "OP": "?"}, value, shared["arrow"], value],
             # "fixed `FFN_HIDDEN_SIZE`", "lowered --lr", "bumped SEQ_LEN to 4096"
             [shared["change_verb"], {"LOWER": {"IN": ["the", "our"]}, "OP": "?"},
