@@ -295,6 +295,19 @@ def test_another_projects_run_is_not_ours(classifier: Classifier) -> None:
     assert "numerics.loss_spike" in codes(classifier, other, **theirs)
 
 
+def test_a_paper_discussed_is_not_our_run(classifier: Classifier) -> None:
+    """A section on another lab's paper, under a labelled sub-heading of any title length
+    or an entry titled as a reading session, reports nothing of ours (an aside)."""
+    paper = ("They had 11 rollbacks in the first month, most after loss spikes that they trace"
+             " to a handful of malformed documents.")
+    ours = "Job started Monday 01:14. Step 4,200, loss 3.11."
+    section = (f"Run\n\n{ours}\n\nPaper: Tanaka et al., \"What broke: lessons from a 65B"
+               f" pretraining run\"\n\n{paper}")
+    assert codes(classifier, section) == set()
+    assert codes(classifier, paper, heading="2024-04-09 — Reading session") == set()
+    assert {"numerics.loss_spike", "rollback"} <= codes(classifier, f"{ours}\n\n{paper}")
+
+
 def test_a_pasted_trace_is_evidence(classifier: Classifier) -> None:
     trace = (
         "The job stopped at 13:34, no idea why yet:\n\n```\n"
