@@ -66,6 +66,7 @@ SPECS = st.sampled_from([
     {"ORTH": "Killed", "IS_SENT_START": True}, {"IS_SENT_START": False, "LOWER": "was"},
     {"LOWER": {"IN": ["died", "was"]}, "LIKE_NUM": False},
     {"ORTH": {"REGEX": "(?i)^gpu$"}}, {"LOWER": {"REGEX": "^[a-z]+\\d$"}, "IS_SENT_START": False},
+    {"LOWER": {"REGEX": "^[a-z]+$", "NOT_IN": ["the", "was"]}},
 ])
 OPS = st.sampled_from([None, None, None, "?", "*", "+", "!", "{2}", "{0,2}", "{1,3}", "{2,}",
                        "{,2}"])
@@ -153,6 +154,13 @@ class _UniqueKeyLoader(yaml.SafeLoader):
             raise yaml.constructor.ConstructorError(
                 None, None, f"key given twice: {sorted(twice)}", node.start_mark)
         return super().construct_mapping(node, deep=deep)
+
+
+def test_every_data_pattern_is_matched_without_spacys_matcher() -> None:
+    """spaCy's Matcher tries a pattern at every token: one pattern left to it cost an
+    eighth of the classifier's time."""
+    ruler = _nlp("anchored_span_ruler", {"spans_key": "x"}).get_pipe("anchored_span_ruler")
+    assert len(ruler.others) == 0
 
 
 @pytest.mark.parametrize("path", [TAXONOMY_PATH, CONTEXT_PATH])

@@ -21,6 +21,7 @@ end) such that doc[start:end] matches the pattern, with `?`, `*`, `+`, `{m,n}`
 and `!` as spaCy expands them, and no zero-length match. The values tested are
 those the Matcher reads (`doc.to_array` and the Matcher share spaCy's
 `get_token_attr`; IS_SENT_START is true only where the sentence start is 1).
+Several predicates on one attribute ({"REGEX": ..., "NOT_IN": [...]}) must all pass.
 A pattern needing anything else (FUZZY, extension attributes, `>=`, LEMMA)
 raises `Unsupported`, for spaCy's Matcher to match.
 """
@@ -209,11 +210,12 @@ class TokenMatcher:
         if key not in self._specs:
             tests, index = [], None
             for attr, value in spec.items():
-                attr_id, test, found = self._check(_ALIASES.get(attr, attr), value)
-                tests.append((attr_id, test))
-                if attr_id not in self.attrs:
-                    self.attrs.append(attr_id)
-                index = index or found
+                for predicate in _predicates(value):
+                    attr_id, test, found = self._check(_ALIASES.get(attr, attr), predicate)
+                    tests.append((attr_id, test))
+                    if attr_id not in self.attrs:
+                        self.attrs.append(attr_id)
+                    index = index or found
             self._specs[key] = _Spec(tests, index)
         return self._specs[key]
 
@@ -356,6 +358,14 @@ def _repeats(spec: _Spec | None, lo: int, hi: int | None, here: set[int], step: 
             if count >= lo:
                 reached.add(b)
     return reached
+
+
+def _predicates(value: object) -> list[object]:
+    """One attribute's predicates, which a token must all pass: {"REGEX": r, "NOT_IN": [...]}
+    is two tests (the regex can index the spec; the word list is checked at each token)."""
+    if isinstance(value, dict) and len(value) > 1:
+        return [{kind: arg} for kind, arg in value.items()]
+    return [value]
 
 
 def _repeat(op: str | None) -> tuple[int, int | None]:
