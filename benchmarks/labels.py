@@ -78,7 +78,8 @@ CHECK = ("bloom-tr11-176b-prequel", "cpm-live", "opt-175b-56_percent_update",
          "synth-alerts-channel", "synth-climate-fm-log", "synth-npu-cluster-notes",
          "synth-build-in-public", "synth-chronicles-narrative", "synth-terse-timestamps",
          "synth-git-commit-log", "synth-grad-student-thesis-log", "synth-vendor-support-case",
-         "synth-weekly-metrics-review")
+         "synth-weekly-metrics-review", "synth-voice-memo-transcripts", "synth-cost-ledger",
+         "synth-consortium-steering-minutes", "synth-sysadmin-dmesg-journal")
 # A logbook split in two: entries before the date, or before the entry with this
 # heading, are tune; the rest check.
 SPLITS = {"cpm-live": "2022-10-01", "bloom-tr11-176b-prequel": "main-1"}
