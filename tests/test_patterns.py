@@ -16,7 +16,7 @@ from spacy.matcher import Matcher
 from spacy.tokens import Doc
 
 from logbook_miner.label import context
-from logbook_miner.label.classifier import CONTEXT_PATH, TAXONOMY_PATH, normalise
+from logbook_miner.label.classifier import CONTEXT_PATH, TAXONOMY_PATH, Classifier, normalise
 from logbook_miner.label.ruler import clue, expand, optimise
 from logbook_miner.label.token_matcher import TokenMatcher, Unsupported, _any_of
 
@@ -154,6 +154,39 @@ class _UniqueKeyLoader(yaml.SafeLoader):
             raise yaml.constructor.ConstructorError(
                 None, None, f"key given twice: {sorted(twice)}", node.start_mark)
         return super().construct_mapping(node, deep=deep)
+
+
+def _words(spec: object) -> list[str]:
+    """The words the token specs in `spec` name by ORTH, TEXT, LOWER or NORM (IN, NOT_IN or
+    equal to), wherever they are in a data file."""
+    if isinstance(spec, list):
+        return [w for item in spec for w in _words(item)]
+    if not isinstance(spec, dict):
+        return []
+    out = []
+    for attr, value in spec.items():
+        if attr in ("ORTH", "TEXT", "LOWER", "NORM"):
+            values = [value] if isinstance(value, str) else [
+                w for kind in ("IN", "NOT_IN") for w in value.get(kind, [])]
+            out += [w for w in values if isinstance(w, str)]
+        else:
+            out += _words(value)
+    return out
+
+
+@pytest.mark.parametrize("path", [TAXONOMY_PATH, CONTEXT_PATH])
+def test_no_pattern_names_a_word_the_tokenizer_splits(path: Path) -> None:
+    """A pattern token is one token of the text: "can't" is read as "ca" + "n't", "cannot"
+    as "can" + "not", "%N" as "%" + "N", so a list naming them never matches them."""
+    tokenizer = Classifier().nlp.tokenizer
+    split = set()
+    for word in _words(yaml.safe_load(path.read_text(encoding="utf-8"))):
+        # a clitic ("n't", "'s") is a token after the word it leans on
+        texts = [f"{host}{word}" for host in ("is", "we", "it")] if word.startswith(
+            ("'", "’", "n't")) else [f"a {word} b"]
+        if not any(word in [t.text for t in tokenizer(text)] for text in texts):
+            split.add(word)
+    assert not sorted(split)
 
 
 def test_every_data_pattern_is_matched_without_spacys_matcher() -> None:

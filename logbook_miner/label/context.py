@@ -62,7 +62,12 @@ class Scope:
         """True if `span` (a cue of `kind`) lies in this scope and does not hold the trigger."""
         if kind not in self.rule.kinds or span.label_ in self.rule.spares:
             return False
-        if span.start <= self.trigger.start and self.trigger.end <= span.end:
+        trigger = self.trigger
+        if span.start <= trigger.start and trigger.end <= span.end:
+            return False
+        # a cue said before a forward trigger and ending on its first word: "took 41 min instead"
+        before = span.start < trigger.start < span.end <= trigger.end
+        if before and self.rule.direction == "forward":
             return False
         return span.start < self.end and self.start < span.end
 
