@@ -96,8 +96,10 @@ def variable_groups(rows: list[dict], set_verb: dict) -> dict[str, list[dict]]:
         variable = rf"^`?{''.join(f'(?!({n})(=|`|$))' for n in earlier)}({names})"
         tokens = [[set_verb, _ARTICLE, {"ORTH": "`", "OP": "?"},
                    {"TEXT": {"REGEX": rf"{variable}(=\S*)?`?$"}}, {"ORTH": "=", "OP": "?"}],
-                  # the verb after: "with `NCCL_IB_QPS_PER_CONNECTION=4` exported"
+                  # the verb after: "with `NCCL_IB_QPS_PER_CONNECTION=4` exported", "`X=0` was
+                  # added to the job launch script"
                   [{"TEXT": {"REGEX": rf"{variable}=\S+?`?$"}}, {"ORTH": "`", "OP": "?"},
+                   {"LOWER": {"IN": ["was", "were", "is", "got", "has", "been"]}, "OP": "{0,2}"},
                    {"LOWER": {"IN": ["exported", "set", "added", "applied"]}}]]
         if row.get("assigned_is_set"):
             tokens += [[{"TEXT": {"REGEX": rf"{variable}=\S+$"}}],
