@@ -298,6 +298,10 @@ def scopes(doc: Doc, rules: dict[str, Rule], own_size: str | None = None) -> lis
             if start <= o and c < end:
                 out.append(Scope(rule, trig, start, o))
                 start = c + 1
+            elif start <= o < end <= c:  # nor into one it would stop inside:
+                end = o  # "instead of 52,000 (`lr_decay_iters` changed to match)"
+            elif o < start <= c < end:
+                start = c + 1
         out.append(Scope(rule, trig, start, end))
     return out
 

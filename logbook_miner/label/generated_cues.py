@@ -22,6 +22,7 @@ def _words(name: str) -> list[str]:
 
 
 _WAS = {"LOWER": {"IN": ["was", "previously", "formerly", "from"]}}  # "(was 96)": the old value
+_TICK = {"ORTH": "`", "OP": "?"}  # a name written as code: "`lr_decay_iters` changed"
 
 
 def edit_group(code: str, settings: list[str], shared: dict) -> list[dict]:
@@ -68,8 +69,9 @@ def edit_group(code: str, settings: list[str], shared: dict) -> list[dict]:
             [shared["change_verb"], {"LOWER": {"IN": ["the", "our"]}, "OP": "?"},
              {"ORTH": "`", "OP": "?"}, *setting],
             # "dropout set to 0.0", "eval iterations reduced from 100 to 20", "attention
-            # dropout disabled", "the auxiliary loss weight was reduced to 0.1"
-            [*setting, shared["was_or_not"], shared["changed"]],
+            # dropout disabled", "the auxiliary loss weight was reduced to 0.1",
+            # "(`lr_decay_iters` changed to match)"
+            [*setting, _TICK, shared["was_or_not"], shared["changed"]],
             # "the global batch went up to 1152", "decay horizon moved from 286k to 357k", "LR
             # × 0.7"
             [*setting, shared["was_or_not"], {"LOWER": {"IN": ["went", "moved", "jumped", "came",
