@@ -62,12 +62,12 @@ def edit_group(code: str, settings: list[str], shared: dict) -> list[dict]:
             # "loss_scale_window 1000 -> 500", "global_batch_size: 768 -> 1536", "PPO epochs per
             # rollout 4 -> 2"
             # (not a division worked out: "64 layers over PP=32 => 2 layers per gpu")
-            [*setting, {"ORTH": "`", "OP": "?"},
+            [*setting, _TICK,
              {"IS_PUNCT": False, "LOWER": {"NOT_IN": ["over"]}, "OP": "{0,2}"},
              {"ORTH": {"IN": ["=", ":"]}, "OP": "?"}, value, shared["arrow"], value],
             # "fixed `FFN_HIDDEN_SIZE`", "lowered --lr", "bumped SEQ_LEN to 4096"
             [shared["change_verb"], {"LOWER": {"IN": ["the", "our"]}, "OP": "?"},
-             {"ORTH": "`", "OP": "?"}, *setting],
+             _TICK, *setting],
             # "dropout set to 0.0", "eval iterations reduced from 100 to 20", "attention
             # dropout disabled", "the auxiliary loss weight was reduced to 0.1",
             # "(`lr_decay_iters` changed to match)"
@@ -96,11 +96,11 @@ def variable_groups(rows: list[dict], set_verb: dict) -> dict[str, list[dict]]:
     for row in rows:
         names = "|".join(row["names"])
         variable = rf"^`?{''.join(f'(?!({n})(=|`|$))' for n in earlier)}({names})"
-        tokens = [[set_verb, _ARTICLE, {"ORTH": "`", "OP": "?"},
+        tokens = [[set_verb, _ARTICLE, _TICK,
                    {"TEXT": {"REGEX": rf"{variable}(=\S*)?`?$"}}, {"ORTH": "=", "OP": "?"}],
                   # the verb after: "with `NCCL_IB_QPS_PER_CONNECTION=4` exported", "`X=0` was
                   # added to the job launch script"
-                  [{"TEXT": {"REGEX": rf"{variable}=\S+?`?$"}}, {"ORTH": "`", "OP": "?"},
+                  [{"TEXT": {"REGEX": rf"{variable}=\S+?`?$"}}, _TICK,
                    {"LOWER": {"IN": ["was", "were", "is", "got", "has", "been"]}, "OP": "{0,2}"},
                    {"LOWER": {"IN": ["exported", "set", "added", "applied"]}}]]
         if row.get("assigned_is_set"):
