@@ -79,6 +79,9 @@ def edit_group(code: str, settings: list[str], shared: dict) -> list[dict]:
              {"LOWER": {"IN": ["up", "down", "back"]}, "OP": "?"}, {"LOWER": "from", "OP": "?"},
              shared["value_or_not"], shared["to"], value],
             [*setting, {"ORTH": "×"}, value],
+            # the new value said as the setting's present: "global batch size is now 2048"
+            [*setting, _TICK, {"LOWER": {"IN": ["is", "are", "'s"]}, "OP": "?"},
+             {"LOWER": "now"}, {"LOWER": {"IN": ["at", "set", "to", "="]}, "OP": "{0,2}"}, value],
         ]
     return [{"confidence": 0.8, "name": f"{code}#edited", "tokens": tokens}]
 
