@@ -28,7 +28,7 @@ from spacy.tokens import Doc, Span
 
 from ..models import FAULT, INTERVENTION, Entry, Label, LabelledEntry
 from ..resources import DATA
-from . import context
+from . import context, counters
 from .consequences import Consequences
 from .cues import FIELDS, Cue, Rule
 from .generated_cues import component_groups, edit_group, variable_groups
@@ -215,14 +215,17 @@ class Classifier:
         for entry, (_, pieces) in zip(entries, by_entry, strict=True):
             cues = []
             asides = self._asides(entry)
+            zeros = {field: counters.zero_spans(getattr(entry, field) or "") for field in FIELDS}
             lines = [(rule, {"heading": [], "text": context.line_spans(entry.text or "",
                                                                        rule.lines)})
                      for rule in self.line_rules]
             for doc, (_, field, where) in pieces:
                 cues.extend(cue for cue in self._cues(doc, where, entry, field)
-                            if not _inside(cue.label, asides) and not any(
-                                rule.drops_cue(cue.label.code, cue.label.kind)
-                                and _inside(cue.label, at) for rule, at in lines))
+                            if not _inside(cue.label, asides)
+                            and not counters.counted_none(cue.label.start, cue.label.end,
+                                                          zeros[field])
+                            and not any(rule.drops_cue(cue.label.code, cue.label.kind)
+                                        and _inside(cue.label, at) for rule, at in lines))
             kept = self.consequences.kept(cues, entry)
             labels = [lb for lb in _best(kept) if lb.code not in self.marks]
             refers = [lb for lb in labels if lb.code == context.RECURRENCE]

@@ -1,0 +1,163 @@
+"""Counters that read zero: what they name did not happen.
+
+Reports print counters on every page, most of them at zero: a field ("OOM kills: 0",
+"ECC corr/uncorr: 0/0"), a Markdown table's column or row, an aligned table's column in a
+code block. A count is a fact about the run (TAXONOMY rule 14), and a count of zero is
+one too: a cue in a zero counter's name reports nothing. A pair of counters written as one
+("ckpt ok/fail 5/0") is read part by part.
+"""
+
+from __future__ import annotations
+
+import re
+
+# a value that counts none; "-" and "n/a" are a table's empty cell
+_ZERO = re.compile(r"(?i)^(0+(\.0+)?%?|zero|none|nil|n/a|-|–|—)$")
+_NUMBER = re.compile(r"(?i)^[~<>]?\d[\d.,_]*[kmb%x]?$")
+# a cell that holds a value, not a name: "0", "n/a", "5/0", "4,250 → 6,920"
+_VALUE = re.compile(r"(?i)^([~<>]?\d[\d.,_ /%→>-]*[kmb%x]?|0|none|nil|n/a|-|–|—)$")
+# a zero where a value stands (after ':', '=', '|' or a column's gap): the lines to read
+_ZERO_VALUE = re.compile(r"(?i)(?:[:=|][ \t*]*|(?<=\S) {2,})(?:\d+/)*"
+                         r"(?:0+(?:\.0+)?%?|none|nil|n/a|[-–—])(?![\w.,])")
+# a field of a report: "- **OOM kills:** 0", "NCCL timeouts = 0"
+_FIELD = re.compile(r"^[\s>*+-]*(?:\*\*)?(?P<name>[^\s:=*][^:=*]{0,60}?)\s*(?:\*\*\s*)?[:=]"
+                    r"\s*(?:\*\*\s*)?(?P<value>[^\s*]+)(?:\s*\*\*)?(?P<rest>.*)$")
+_STILL_GOING = re.compile(r"^\s*(-|–|→|->|=>|to\b|of\b|out\b|/)")  # "0 -> 3", "0 of 8": not a count
+_COUNTED = re.compile(r"(?i)([a-z]s|count|total|number|nans?|infs?|#)$")  # a counted noun
+_PAIR = re.compile(r"[^\s/]+(?:/[^\s/]+)+$")  # "ok/failed", "c/u"
+_MAX_NAME_WORDS = 6
+_ROW = re.compile(r"^\s*\|")
+_SEPARATOR = re.compile(r"^\s*\|?(\s*:?-{2,}:?\s*\|)+\s*:?-*:?\s*$")
+_CELL = re.compile(r"[^|]+")
+_COLUMN = re.compile(r"\S+(?: \S+)*")  # a field of an aligned table: words one space apart
+
+Span = tuple[int, int]
+
+
+def zero_spans(text: str) -> list[Span]:
+    """Character ranges of `text` that name a counter whose value is zero (only the lines
+    with a zero value are read: a pasted log may be megabytes long)."""
+    spans: list[Span] = []
+    read: set[int] = set()  # the starts of the lines read
+    for found in _ZERO_VALUE.finditer(text):
+        start = text.rfind("\n", 0, found.start()) + 1
+        if start in read:
+            continue
+        read.add(start)
+        line = _line(text, start)
+        if _ROW.match(line):
+            while start and _ROW.match(_line(text, _previous(text, start))):
+                start = _previous(text, start)
+            rows = []
+            while start < len(text) and _ROW.match(line := _line(text, start)):
+                rows.append((start, line))
+                read.add(start)
+                start += len(line) + 1
+            spans += _table_spans(rows)
+            continue
+        spans += _field_spans(start, line)
+        if start:
+            above = _previous(text, start)
+            spans += _column_spans((above, _line(text, above)), (start, line))
+    return spans
+
+
+def counted_none(start: int, end: int, spans: list[Span]) -> bool:
+    """Whether a cue at [start, end) begins or ends in a zero counter's name."""
+    return any(a <= start < b or a < end <= b for a, b in spans)
+
+
+def _line(text: str, start: int) -> str:
+    end = text.find("\n", start)
+    return text[start:] if end < 0 else text[start:end]
+
+
+def _previous(text: str, start: int) -> int:
+    """The start of the line before the one starting at `start` (> 0)."""
+    return text.rfind("\n", 0, start - 1) + 1
+
+
+def _field_spans(at: int, line: str) -> list[Span]:
+    """The zero fields of a line, split at '|', ',' and ';' ("OOM kills = 0, NCCL t/o = 0")."""
+    spans = []
+    for piece in re.finditer(r"[^|,;]+", line):
+        field = _FIELD.match(piece[0])
+        if field and not _STILL_GOING.match(field["rest"]):
+            spans += _named_zero(at + piece.start() + field.start("name"), field["name"],
+                                 field["value"])
+    return spans
+
+
+def _named_zero(at: int, name: str, value: str, counted: bool = True) -> list[Span]:
+    """The parts of `name` whose value is zero: the whole name, or a pair's zero parts. A
+    field's name must name what it counts (not "rank: 0"), unless it heads a column."""
+    values = _parts(value)
+    if not all(_ZERO.match(v) or _NUMBER.match(v) for v in values):
+        return []
+    pair = _PAIR.search(name)
+    if pair and len(values) > 1:
+        parts = list(re.finditer(r"[^/]+", pair[0]))
+        if len(parts) == len(values):
+            return [(at + pair.start() + p.start(), at + pair.start() + p.end())
+                    for p, v in zip(parts, values, strict=True) if _ZERO.match(v)]
+    words = re.sub(r"\([^)]*\)", " ", name).split()
+    # a field's name is a few words, none a number ("after 100 iterations on lr=0" is prose)
+    named = len(words) <= _MAX_NAME_WORDS and not any(map(_NUMBER.match, words))
+    if all(_ZERO.match(v) for v in values) and (
+            not counted or (named and any(map(_COUNTED.search, words)))):
+        return [(at, at + len(name))]
+    return []
+
+
+def _cells(at: int, line: str) -> list[tuple[int, str]]:
+    """(offset, text) of each cell of a table row, stripped."""
+    first = line.index("|") + 1
+    return [(at + cell.start() + len(cell[0]) - len(cell[0].lstrip()), cell[0].strip())
+            for cell in _CELL.finditer(line.rstrip(), first)]
+
+
+def _table_spans(lines: list[tuple[int, str]]) -> list[Span]:
+    """A Markdown table's zero counters: a header over a column of zeros, a row's name
+    beside zeros only."""
+    rows = [_cells(at, line) for at, line in lines]
+    header: list[tuple[int, str]] = []
+    if len(rows) > 1 and _SEPARATOR.match(lines[1][1]):
+        header, rows = rows[0], rows[2:]
+    if rows and all(row and not _VALUE.match(row[0][1]) for row in rows):
+        # each row names a counter ("| restarts | 0 | 2 |"): a row of zeros counts none
+        return [span for row in rows if len(row) > 1 and all(_ZERO.match(v) for _, v in row[1:])
+                for span in _named_zero(row[0][0], row[0][1], "0")]
+    return [span for j, (at, name) in enumerate(header)
+            for span in _named_zero(at, name, _column_value([row[j][1] for row in rows
+                                                              if j < len(row)]), counted=False)]
+
+
+def _column_value(column: list[str]) -> str:
+    """One value standing for a column: each part zero where every row's is ("5/0", "7/0"
+    -> "1/0"), "" where the rows do not agree on their parts."""
+    split = [_parts(value) for value in column]
+    if not split or len({len(parts) for parts in split}) != 1:
+        return ""
+    return "/".join("0" if all(_ZERO.match(parts[k]) for parts in split) else "1"
+                    for k in range(len(split[0])))
+
+
+def _column_spans(header: tuple[int, str], row: tuple[int, str]) -> list[Span]:
+    """An aligned table's zero counters: a header line over a line of values, fields two
+    spaces apart."""
+    names = [(header[0] + m.start(), m[0]) for m in _COLUMN.finditer(header[1])]
+    cells = [m[0] for m in _COLUMN.finditer(row[1])]
+    if len(names) < 3 or len(names) != len(cells):
+        return []
+    numeric = sum(bool(_VALUE.match(cell)) for cell in cells)
+    if numeric < 0.8 * len(cells) or any(_VALUE.match(name) for _, name in names):
+        return []
+    spans = []
+    for (at, name), value in zip(names, cells, strict=True):
+        spans += _named_zero(at, name, value, counted=False)
+    return spans
+
+
+def _parts(value: str) -> list[str]:
+    """A value's parts: "5/0" -> ["5", "0"]; "n/a" is one."""
+    return re.sub(r"(?i)\bn/a\b", "-", value).split("/")

@@ -1,0 +1,79 @@
+"""Counters that read zero (label/counters.py): the names they mark, and the labels they drop."""
+
+from __future__ import annotations
+
+import pytest
+
+from logbook_miner.label.classifier import Classifier
+from logbook_miner.label.counters import zero_spans
+from logbook_miner.models import Entry
+
+FIELDS = """\
+- Steps: 1,590 → 4,250
+- NaN/Inf steps: 0
+- Loss spikes > 4σ: 0
+- Job restarts: 2
+- Checkpoint saves ok/failed: 5/0
+- ECC corr/uncorr: 0/0
+- **OOM kills:** 0
+- Data-loader stalls: 0 (last: 2024-09-01)
+"""
+
+TABLE = """\
+| steps | NaN/Inf | restarts | ckpt ok/fail | Xid | ECC c/u |
+|---|---|---|---|---|---|
+| 12,070 → 14,740 | 0 | 1 | 5/0 | 0 | n/a |
+"""
+
+ROWS = """\
+| metric | this week | last week |
+|---|---|---|
+| restarts | 0 | 0 |
+| failed checkpoint saves | 0 | 2 |
+"""
+
+ALIGNED = """\
+```
+restarts  requeues  preempt  ckpt_ok/fail  xid  oom
+1         0         0        5/0           2    0
+```
+"""
+
+
+def named(text: str) -> list[str]:
+    return [text[a:b] for a, b in zero_spans(text)]
+
+
+def test_a_field_at_zero_names_what_did_not_happen() -> None:
+    assert named(FIELDS) == ["NaN/Inf steps", "Loss spikes > 4σ", "failed", "corr", "uncorr",
+                             "OOM kills", "Data-loader stalls"]
+
+
+def test_a_table_column_of_zeros_and_a_row_of_zeros() -> None:
+    assert named(TABLE) == ["NaN/Inf", "fail", "Xid", "ECC c/u"]
+    assert named(ROWS) == ["restarts"]
+
+
+def test_an_aligned_table_in_a_code_block() -> None:
+    assert named(ALIGNED) == ["requeues", "preempt", "fail", "oom"]
+
+
+@pytest.mark.parametrize("text", [
+    "NCCL error on rank: 0",  # a rank, not a count
+    "After 100 iterations on lr=0 after reset, resume started",  # prose, not a field
+    "Restarts: 0 -> 3 after the driver update",  # a value still going
+    "Restarts: 0-2 a day",
+    "Restarts: 3",
+])
+def test_not_a_zero_counter(text: str) -> None:
+    assert named(text) == []
+
+
+def test_the_labels_a_zero_counter_drops() -> None:
+    classifier = Classifier()
+    entries = [Entry(seq=1, heading="2024-09-04 daily digest", text=text)
+               for text in (FIELDS, TABLE, ALIGNED)]
+    found = [{label.code for label in le.labels} for le in classifier.classify(entries)]
+    assert found[0] == {"restart"}  # "Job restarts: 2"; no NaN, spike, save failure, ECC, OOM
+    assert found[1] == {"restart"}  # restarts 1; no NaN, failed save, Xid
+    assert "hardware.gpu" in found[2] and "software.crash" not in found[2]  # xid 2, oom 0
