@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from logbook_miner.label.classifier import Classifier
+from logbook_miner.label.classifier import Classifier, normalise
 from logbook_miner.label.counters import zero_spans
 from logbook_miner.models import Entry
 
@@ -30,6 +30,7 @@ ROWS = """\
 |---|---|---|
 | restarts | 0 | 0 |
 | failed checkpoint saves | 0 | 2 |
+| Incidents: scheduler / preemption | 0 | – |
 """
 
 ALIGNED = """\
@@ -51,7 +52,7 @@ def test_a_field_at_zero_names_what_did_not_happen() -> None:
 
 def test_a_table_column_of_zeros_and_a_row_of_zeros() -> None:
     assert named(TABLE) == ["NaN/Inf", "fail", "Xid", "ECC c/u"]
-    assert named(ROWS) == ["restarts"]
+    assert named(ROWS) == ["restarts", "Incidents: scheduler / preemption"]
 
 
 def test_an_aligned_table_in_a_code_block() -> None:
@@ -77,3 +78,11 @@ def test_the_labels_a_zero_counter_drops() -> None:
     assert found[0] == {"restart"}  # "Job restarts: 2"; no NaN, spike, save failure, ECC, OOM
     assert found[1] == {"restart"}  # restarts 1; no NaN, failed save, Xid
     assert "hardware.gpu" in found[2] and "software.crash" not in found[2]  # xid 2, oom 0
+
+
+def test_a_row_of_aligned_columns_is_not_joined_to_the_next() -> None:
+    """A line wrapped at a PDF's margin is joined to the next; a row of aligned columns is
+    not, or its last name would read the next row's first value ("gnorm_max 6,920 → 9,410")."""
+    flat, _ = normalise("steps          loss  spikes  gnorm_max\n"
+                        "6,920 → 9,410  2.58  0       1.97\n")
+    assert flat == "steps loss spikes gnorm_max\n6,920 → 9,410 2.58 0 1.97\n"

@@ -44,6 +44,7 @@ SPANS_KEY = "taxonomy"
 KINDS = (FAULT, INTERVENTION)
 _SOFT_BEFORE = ",-(/+%&"  # a line ending in these stopped mid-sentence
 _WRAP_WIDTH = 60  # characters: a shorter line ended on purpose
+_COLUMN_GAP = re.compile(r"(?<=\S) {2,}(?=\S)")  # spaces that align a table's columns
 _MAX_WORD = 100  # characters: a longer run without whitespace is cut before tokenizing
 # what normalise changes: a whitespace run other than one space, a word longer than _MAX_WORD
 _TO_CHANGE = re.compile(rf"\s{{2,}}|[^\S ]|\S{{{_MAX_WORD + 1},}}")
@@ -83,8 +84,10 @@ def _hard_break(text: str, m: re.Match) -> bool:
     after = text[m.end()] if m.end() < len(text) else "\n"
     if not (before.isalnum() or before in _SOFT_BEFORE):
         return True
-    line_length = m.start() - text.rfind("\n", 0, m.start()) - 1
-    return not (after.islower() or (after.isalnum() and line_length >= _WRAP_WIDTH))
+    line_start = text.rfind("\n", 0, m.start()) + 1
+    if len(_COLUMN_GAP.findall(text, line_start, m.start())) >= 2:  # a row of aligned columns
+        return True
+    return not (after.islower() or (after.isalnum() and m.start() - line_start >= _WRAP_WIDTH))
 
 
 def normalise(text: str) -> tuple[str, list[int]]:

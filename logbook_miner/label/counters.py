@@ -90,7 +90,8 @@ def _field_spans(at: int, line: str) -> list[Span]:
 
 def _named_zero(at: int, name: str, value: str, counted: bool = True) -> list[Span]:
     """The parts of `name` whose value is zero: the whole name, or a pair's zero parts. A
-    field's name must name what it counts (not "rank: 0"), unless it heads a column."""
+    field's name must name what it counts (not "rank: 0"), unless a table's layout says it is
+    a counter's."""
     values = _parts(value)
     if not all(_ZERO.match(v) or _NUMBER.match(v) for v in values):
         return []
@@ -126,7 +127,7 @@ def _table_spans(lines: list[tuple[int, str]]) -> list[Span]:
     if rows and all(row and not _VALUE.match(row[0][1]) for row in rows):
         # each row names a counter ("| restarts | 0 | 2 |"): a row of zeros counts none
         return [span for row in rows if len(row) > 1 and all(_ZERO.match(v) for _, v in row[1:])
-                for span in _named_zero(row[0][0], row[0][1], "0")]
+                for span in _named_zero(row[0][0], row[0][1], "0", counted=False)]
     return [span for j, (at, name) in enumerate(header)
             for span in _named_zero(at, name, _column_value([row[j][1] for row in rows
                                                               if j < len(row)]), counted=False)]
