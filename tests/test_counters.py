@@ -86,3 +86,31 @@ def test_a_row_of_aligned_columns_is_not_joined_to_the_next() -> None:
     flat, _ = normalise("steps          loss  spikes  gnorm_max\n"
                         "6,920 → 9,410  2.58  0       1.97\n")
     assert flat == "steps loss spikes gnorm_max\n6,920 → 9,410 2.58 0 1.97\n"
+
+
+MACHINE = """\
+```
+NaN/Inf steps .................. 0
+ECC uncorrectable .............. 0
+checkpoint saves ............... 19/19 ok
+```
+nan_steps 0
+xid 2
+`nan=0 ovf=0 ckpt_fail=0 xid=1 restarts=1`
+{"oom_kills": 0, "ecc_uncorrectable": 0, "xid": [], "nccl_errors": 3}
+Alert rules: `NodeXidErrors` OK · `NCCLWatchdogTimeout` FIRING · `GPUMemoryECC` OK
+✅ GPUs — Xid: none
+"""
+
+
+def test_machine_output_at_zero() -> None:
+    """Dotted leaders, a key and its value, a run of keys, JSON, checks that passed."""
+    assert named(MACHINE) == [
+        "NaN/Inf steps", "ECC uncorrectable", "nan_steps", "nan", "ovf", "ckpt_fail",
+        "oom_kills", "ecc_uncorrectable", "xid", "`NodeXidErrors`", "`GPUMemoryECC`",
+        "GPUs — Xid: none"]
+
+
+def test_a_check_mark_after_a_sentence_marks_nothing_after_it() -> None:
+    assert named("re-copied that file, loss 1.89 on load ✅. also every save now writes a "
+                 "sha256 manifest") == []

@@ -11,18 +11,32 @@ from __future__ import annotations
 
 import re
 
-# a value that counts none; "-" and "n/a" are a table's empty cell
-_ZERO = re.compile(r"(?i)^(0+(\.0+)?%?|zero|none|nil|n/a|-|–|—)$")
+# a value that counts none, or a check's pass: "-" and "n/a" are a table's empty cell, "[]"
+# and "null" a JSON one; "OK", "✅" say a check found nothing
+_ZERO = re.compile(r"(?i)^(0+(\.0+)?%?|zero|none|nil|n/a|-|–|—|\[\]|null|false|ok|pass(ed|ing)?|"
+                   r"healthy|green|✅|✓|✔)$")
 _NUMBER = re.compile(r"(?i)^[~<>]?\d[\d.,_]*[kmb%x]?$")
 # a cell that holds a value, not a name: "0", "n/a", "5/0", "4,250 → 6,920"
-_VALUE = re.compile(r"(?i)^([~<>]?\d[\d.,_ /%→>-]*[kmb%x]?|0|none|nil|n/a|-|–|—)$")
-# a zero where a value stands (after ':', '=', '|' or a column's gap): the lines to read
-_ZERO_VALUE = re.compile(r"(?i)(?:[:=|][ \t*]*|(?<=\S) {2,})(?:\d+/)*"
-                         r"(?:0+(?:\.0+)?%?|none|nil|n/a|[-–—])(?![\w.,])")
+_VALUE = re.compile(r"(?i)^([~<>]?\d[\d.,_ /%→>-]*[kmb%x]?|none|nil|n/a|-|–|—|ok)$")
+# a zero where a value stands (after ':', '=', '|', a leader of dots or a column's gap, or
+# a line's last word), or a check's pass: the lines to read
+_ZERO_VALUE = re.compile(r"(?im)(?:[:=|][ \t*\"]*|\.{3,} *|(?<=\S) {2,}|(?<=[\w`\"]) (?=\S+\s*$))"
+                         r"(?:\d+/)*(?:0+(?:\.0+)?%?|none|nil|n/a|[-–—]|\[\]|null|false|ok)"
+                         r"(?![\w.]|,\d)|\[(?:ok|pass)\]|[✅✓✔]")
 # a field of a report: "- **OOM kills:** 0", "NCCL timeouts = 0"
-_FIELD = re.compile(r"^[\s>*+-]*(?:\*\*)?(?P<name>[^\s:=*][^:=*]{0,60}?)\s*(?:\*\*\s*)?[:=]"
-                    r"\s*(?:\*\*\s*)?(?P<value>[^\s*]+)(?:\s*\*\*)?(?P<rest>.*)$")
+_FIELD = re.compile(r"^[\s>*+-]*(?:\*\*)?(?P<name>[^\s:=*][^:=*]{0,60}?)\s*(?:\*\*\s*)?"
+                    r"(?P<leader>[:=]|\.{3,}|…+)\s*(?:\*\*\s*)?(?P<value>[^\s*]+)(?:\s*\*\*)?"
+                    r"(?P<rest>.*)$")
 _STILL_GOING = re.compile(r"^\s*(-|–|→|->|=>|to\b|of\b|out\b|/)")  # "0 -> 3", "0 of 8": not a count
+# machine output: a key ("nan_steps 0", "xid: 0"), a run of keys ("nan=0 ovf=0 xid=1"), a JSON
+# pair ('"oom_kills": 0'), a check's status ("`GPUMemoryECC` OK", "[OK] ECC", "✅ IB links")
+_KEY = re.compile(r"^[a-z][a-z0-9]*([_.-][a-z0-9]+)*$")
+_KEY_VALUE_LINE = re.compile(r"^\s*(?P<name>[A-Za-z][\w./-]{2,})\s+(?P<value>\S+)\s*$")
+_KEY_VALUE = re.compile(r"(?<![\w.-])(?P<name>[A-Za-z][\w./-]*)=(?P<value>[^\s,;|]+)")
+_JSON_PAIR = re.compile(r'"(?P<name>[^"\n]{1,40})"\s*:\s*(?P<value>\[\]|[^\s,}\]"]+)')
+_STATUS = re.compile(r"(?i)(?P<name>`?[A-Za-z][\w>.-]*`?)\s+(?:ok|green|passing)\b(?![/-])")
+_TAGGED = re.compile(r"(?i)^\s*[-*]?\s*(?:\[(?:ok|pass)\]|[✅✓✔])\s*"
+                     r"(?P<name>[^\s·|,;.][^·|,;.]{0,60})$")  # a checklist's item, not "ok ✅."
 _COUNTED = re.compile(r"(?i)([a-z]s|count|total|number|nans?|infs?|#)$")  # a counted noun
 _PAIR = re.compile(r"[^\s/]+(?:/[^\s/]+)+$")  # "ok/failed", "c/u"
 _MAX_NAME_WORDS = 6
@@ -78,13 +92,27 @@ def _previous(text: str, start: int) -> int:
 
 
 def _field_spans(at: int, line: str) -> list[Span]:
-    """The zero fields of a line, split at '|', ',' and ';' ("OOM kills = 0, NCCL t/o = 0")."""
+    """The zero fields of a line, split at '|', ',', ';' and '·' ("OOM kills = 0, NCCL t/o = 0"),
+    and its machine output."""
     spans = []
-    for piece in re.finditer(r"[^|,;]+", line):
+    pairs = list(_KEY_VALUE.finditer(line))
+    if len(pairs) > 1:  # "nan=0 ovf=0 ckpt_fail=0 xid=1"
+        return [span for m in pairs for span in _named_zero(at + m.start(), m["name"],
+                                                             m["value"], counted=False)]
+    for found in [*_JSON_PAIR.finditer(line), *_STATUS.finditer(line), *_TAGGED.finditer(line)]:
+        value = found.groupdict().get("value", "ok")
+        spans += _named_zero(at + found.start("name"), found["name"].strip(), value, counted=False)
+    if spans:
+        return spans
+    key = _KEY_VALUE_LINE.match(line)
+    if key:
+        return _named_zero(at + key.start("name"), key["name"], key["value"], counted=False)
+    for piece in re.finditer(r"[^|,;·]+", line):
         field = _FIELD.match(piece[0])
         if field and not _STILL_GOING.match(field["rest"]):
+            layout = _KEY.match(field["name"]) or field["leader"] not in ":="
             spans += _named_zero(at + piece.start() + field.start("name"), field["name"],
-                                 field["value"])
+                                 field["value"], counted=not layout)
     return spans
 
 
