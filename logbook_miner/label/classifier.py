@@ -219,8 +219,8 @@ class Classifier:
             cues = []
             asides = self._asides(entry)
             zeros = {field: counters.zero_spans(getattr(entry, field) or "") for field in FIELDS}
-            lines = [(rule, {"heading": [], "text": context.line_spans(entry.text or "",
-                                                                       rule.lines)})
+            lines = [(rule, {"heading": [], "text": context.line_spans(
+                entry.text or "", rule.lines, rule.label_only)})
                      for rule in self.line_rules]
             for doc, (_, field, where) in pieces:
                 cues.extend(cue for cue in self._cues(doc, where, entry, field)

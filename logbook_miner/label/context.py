@@ -152,10 +152,12 @@ def _compiled(patterns: list[str]) -> list[re.Pattern]:
 
 @dataclass(frozen=True, slots=True)
 class LineRule:
-    """context.yaml's `line_rules`: the cues (by kind or code) that lines like these drop."""
+    """context.yaml's `line_rules`: the cues (by kind or code) that lines like these drop, on
+    the whole line, or (`labels`) only in the field's label the regex matches."""
 
     drops: frozenset[str]
     lines: list[re.Pattern]
+    label_only: bool = False
 
     def drops_cue(self, code: str, kind: str) -> bool:
         return code in self.drops or kind in self.drops
@@ -163,18 +165,22 @@ class LineRule:
 
 def load_line_rules(path: Path) -> list[LineRule]:
     data = _read(path)
-    return [LineRule(frozenset(rule["drops"]), _compiled(rule["lines"]))
+    return [LineRule(frozenset(rule["drops"]), _compiled(rule.get("lines") or rule["labels"]),
+                     "labels" in rule)
             for rule in data.get("line_rules", [])]
 
 
-def line_spans(text: str, patterns: list[re.Pattern]) -> list[tuple[int, int]]:
-    """Character ranges of the lines of `text` that one of `patterns` matches at the start."""
+def line_spans(text: str, patterns: list[re.Pattern],
+               label_only: bool = False) -> list[tuple[int, int]]:
+    """Character ranges of the lines of `text` that one of `patterns` matches at the start
+    (with `label_only`, of what it matches)."""
     if not _screen(tuple(patterns)).search(text):
         return []
     spans, at = [], 0
     for line in text.split("\n"):
-        if any(p.match(line) for p in patterns):
-            spans.append((at, at + len(line)))
+        found = next(filter(None, (p.match(line) for p in patterns)), None)
+        if found:
+            spans.append((at, at + (found.end() if label_only else len(line))))
         at += len(line) + 1
     return spans
 
