@@ -2,9 +2,10 @@
 
 Reports print counters on every page, most of them at zero: a field ("OOM kills: 0",
 "ECC corr/uncorr: 0/0"), a Markdown table's column or row, an aligned table's column in a
-code block. A count is a fact about the run (TAXONOMY rule 14), and a count of zero is
-one too: a cue in a zero counter's name reports nothing. A pair of counters written as one
-("ckpt ok/fail 5/0") is read part by part.
+code block, a tool's output (dotted leaders, runs of key=value, JSON pairs, checks marked
+OK). A count is a fact about the run (TAXONOMY rule 14), and a count of zero is one too: a
+cue in a zero counter's name reports nothing. A pair of counters written as one ("ckpt
+ok/fail 5/0") is read part by part.
 """
 
 from __future__ import annotations
@@ -118,8 +119,8 @@ def _field_spans(at: int, line: str) -> list[Span]:
 
 def _named_zero(at: int, name: str, value: str, counted: bool = True) -> list[Span]:
     """The parts of `name` whose value is zero: the whole name, or a pair's zero parts. A
-    field's name must name what it counts (not "rank: 0"), unless a table's layout says it is
-    a counter's."""
+    field's name must name what it counts (not "rank: 0"), unless its layout (a table, a
+    tool's key, a leader of dots) says it is a counter's."""
     values = _parts(value)
     if not all(_ZERO.match(v) or _NUMBER.match(v) for v in values):
         return []
