@@ -199,8 +199,9 @@ class Classifier:
         ruler = self.nlp.add_pipe("anchored_span_ruler", name="rulers",
                                   config={"spans_key": SPANS_KEY})
         ruler.add_patterns(patterns + self.recurrence.patterns)
-        rules, context_patterns = context.load_rules(context_path or CONTEXT_PATH)
+        rules, context_patterns, stops = context.load_rules(context_path or CONTEXT_PATH)
         ruler.add_patterns(context_patterns, spans_key=context.SPANS_KEY)
+        ruler.add_patterns(stops, spans_key=context.STOPS_KEY, bare=True)
         self.aside_titles = context.load_aside_titles(context_path or CONTEXT_PATH)
         self.line_rules = context.load_line_rules(context_path or CONTEXT_PATH)
         kinds = {rule.code: rule.kind for rule in self.rules.values()}

@@ -28,7 +28,8 @@ from spacy.tokens import Doc, Span
 
 from .ruler import optimise
 
-SPANS_KEY = "context"
+SPANS_KEY = "context"  # doc.spans: the triggers, pseudo-triggers and causal links
+STOPS_KEY = "context_stops"  # doc._.bare_matches: the terminators, (start, end, label)
 TERMINATE = "TERMINATE"
 PSEUDO = "PSEUDO"
 CAUSE = "CAUSE"
@@ -82,11 +83,13 @@ def _parsed(path: Path, mtime_ns: int) -> dict:
     return yaml.safe_load(path.read_text(encoding="utf-8"))
 
 
-def load_rules(path: Path) -> tuple[dict[str, Rule], list[dict]]:
-    """Read context.yaml -> (rule by id, span-ruler patterns labelled with the rule id)."""
+def load_rules(path: Path) -> tuple[dict[str, Rule], list[dict], list[dict]]:
+    """Read context.yaml -> (rule by id, span-ruler patterns labelled with the rule id or
+    PSEUDO or CAUSE, the terminators' patterns labelled TERMINATE[:category])."""
     data = _read(path)
     rules: dict[str, Rule] = {}
     patterns: list[dict] = []
+    stops: list[dict] = []
     for i, group in enumerate(data["rules"]):
         category = group["category"]
         direction = group.get("direction", "forward")
@@ -104,13 +107,14 @@ def load_rules(path: Path) -> tuple[dict[str, Rule], list[dict]]:
         )
         for pattern in group.get("phrases", []) + group.get("tokens", []):
             patterns.append({"label": rule_id, "pattern": optimise(pattern)})
-    for label, key in ((TERMINATE, "terminators"), (PSEUDO, "pseudo"), (CAUSE, "causal_links")):
+    for label, key in ((PSEUDO, "pseudo"), (CAUSE, "causal_links")):
         for pattern in data.get(key, []):
             patterns.append({"label": label, "pattern": pattern})
+    stops += [{"label": TERMINATE, "pattern": pattern} for pattern in data.get("terminators", [])]
     for category, group in data.get("category_terminators", {}).items():
         for pattern in group:
-            patterns.append({"label": f"{TERMINATE}:{category}", "pattern": pattern})
-    return rules, patterns
+            stops.append({"label": f"{TERMINATE}:{category}", "pattern": pattern})
+    return rules, patterns, stops
 
 
 _LIST_ITEM = re.compile(r"^\s*(?:[-*•+]|\d+[.)]|[a-z][.)])\s")
@@ -268,7 +272,7 @@ def scopes(doc: Doc, rules: dict[str, Rule], own_size: str | None = None) -> lis
     """The scopes opened by the context triggers found in `doc`."""
     found = list(doc.spans.get(SPANS_KEY, []))  # a SpanGroup makes its Spans anew each pass
     pseudo = [s for s in found if s.label_ == PSEUDO]
-    stops = sorted((s.start, s.end, s.label_) for s in found if s.label_.startswith(TERMINATE))
+    stops = (doc._.bare_matches or {}).get(STOPS_KEY, [])  # sorted (start, end, label)
     stop_starts = [start for start, _, _ in stops]
     causes = [s for s in found if s.label_ == CAUSE]
     parentheses: dict[int, list[tuple[int, int]]] = {}  # by sentence start

@@ -188,6 +188,9 @@ class AnchoredRuler:
     to a spaCy Matcher. Patterns may be added under several spans keys (the
     taxonomy's cues and the ConText triggers), so that one pass over a doc
     finds them all. The spans found, and their order, are those of `span_ruler`.
+    Matches that need no Span (ConText's terminators: a comma, "but", most of
+    all matches) can go to `doc._.bare_matches[key]` as sorted (start, end,
+    label) tuples instead: a Span costs a few microseconds to make.
     """
 
     def __init__(self, nlp: Language, spans_key: str) -> None:
@@ -197,17 +200,23 @@ class AnchoredRuler:
         self.others = Matcher(nlp.vocab)
         self.labels: dict[int, tuple[str, str, str]] = {}  # match key -> label, id, spans key
         self.keys = [spans_key]
+        self.bare_keys: list[str] = []  # keys whose matches are kept as tuples
+        self._hashes: dict[int, tuple[int, int]] = {}  # match key -> label and id, as hashes
 
-    def add_patterns(self, patterns: list[dict], spans_key: str | None = None) -> None:
+    def add_patterns(self, patterns: list[dict], spans_key: str | None = None,
+                     bare: bool = False) -> None:
         """Add span_ruler-style patterns: {"label", "pattern" (a phrase or token list), "id"},
-        whose spans go to doc.spans[spans_key] (default: the ruler's own spans_key)."""
+        whose spans go to doc.spans[spans_key] (default: the ruler's own spans_key), or,
+        if `bare`, to doc._.bare_matches[spans_key] as (start, end, label) tuples."""
         strings, spans_key = self.nlp.vocab.strings, spans_key or self.key
-        if spans_key not in self.keys:
-            self.keys.append(spans_key)
+        keys = self.bare_keys if bare else self.keys
+        if spans_key not in keys:
+            keys.append(spans_key)
         for entry in patterns:
             label, span_id, pattern = entry["label"], entry.get("id", ""), entry["pattern"]
             key = repr((label, span_id, spans_key))
             self.labels[strings.add(key)] = (label, span_id, spans_key)
+            self._hashes[strings[key]] = (strings.add(label), strings.add(span_id))
             if isinstance(pattern, str):
                 self.phrases.add(key, [self.nlp.make_doc(pattern)])
                 continue
@@ -219,21 +228,34 @@ class AnchoredRuler:
                 self.others.add(key, [pattern])
 
     def __call__(self, doc: Doc) -> Doc:
-        for spans_key, spans in self.match(doc).items():
-            doc.spans[spans_key] = spans
+        spans, bare = self.match(doc)
+        for spans_key, found in spans.items():
+            doc.spans[spans_key] = found
+        doc._.bare_matches = bare
         return doc
 
-    def match(self, doc: Doc) -> dict[str, list[Span]]:
-        """Every match per spans key, deduplicated and sorted as span_ruler does."""
+    def match(self, doc: Doc) -> tuple[dict[str, list[Span]], dict[str, list[tuple]]]:
+        """Every match per spans key, sorted as span_ruler does, and the bare matches."""
         found = set(self.phrases(doc)) | self.tokens(doc)
         if len(self.others):
             found.update(self.others(doc))
-        spans: dict[str, set[Span]] = {spans_key: set() for spans_key in self.keys}
+        spans: dict[str, list[tuple[int, int, int, int]]] = {key: [] for key in self.keys}
+        bare: dict[str, list[tuple[int, int, str]]] = {key: [] for key in self.bare_keys}
         for key, start, end in found:
             if start != end:
-                label, span_id, spans_key = self.labels[key]
-                spans[spans_key].add(Span(doc, start, end, label=label, span_id=span_id))
-        return {spans_key: sorted(found) for spans_key, found in spans.items()}
+                label, _, spans_key = self.labels[key]
+                if spans_key in bare:
+                    bare[spans_key].append((start, end, label))
+                else:  # Spans sort by (start, end, label, kb_id, id), labels and ids as hashes
+                    spans[spans_key].append((start, end, *self._hashes[key]))
+        return ({key: [Span(doc, start, end, label=label, span_id=span_id)
+                       for start, end, label, span_id in sorted(found)]
+                 for key, found in spans.items()},
+                {key: sorted(found) for key, found in bare.items()})
+
+
+if not Doc.has_extension("bare_matches"):
+    Doc.set_extension("bare_matches", default=None)
 
 
 @Language.factory("anchored_span_ruler", default_config={"spans_key": "ruler"})

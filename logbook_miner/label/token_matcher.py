@@ -28,13 +28,16 @@ raises `Unsupported`, for spaCy's Matcher to match.
 
 from __future__ import annotations
 
+import functools
 import json
+import operator
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from re import _constants as sre
 from re import _parser as sre_parse
 
+import numpy as np
 from spacy.attrs import IDS, SENT_START
 from spacy.lang.en.stop_words import STOP_WORDS
 from spacy.strings import StringStore, get_string_id
@@ -101,8 +104,10 @@ class _Pattern:
     key: int
     # (spec or None for any token, lo, hi or None for unbounded) per segment
     segments: list[tuple[_Spec | None, int, int | None]]
-    required: frozenset[int]  # requirement ids: indexed segments of exactly one token
+    required: int  # bit r set for requirement r: the indexed segments of exactly one token
     anchor: int  # the requirement matching starts from (-1 if none): the rarest, by its words
+    # False if the anchor's spec is its index alone, which every anchor token passes
+    recheck: bool = True
 
 
 class _Columns(dict):
@@ -156,8 +161,11 @@ class TokenMatcher:
         # per attr: the regexes in small groups, each joined into one regex finding any of
         # them, so that a new word is searched for the members of the groups it passes only
         self._regex_groups: dict[int, list[tuple[re.Pattern | None, _RegexGroup]]] = {}
-        # per attr: word -> the requirements it passes (filled on first sight of each word)
-        self._lookup: dict[int, dict[int, frozenset[int]]] = {}
+        # per attr: word -> the requirements it passes, as bits (filled on first sight of each
+        # word); a doc's requirements are the OR of its words', a few big-int ORs, not set unions
+        self._lookup: dict[int, dict[int, int]] = {}
+        self._anchor_bits = 0  # the requirements that anchor a pattern
+        self._masks: dict[int, int] = {}  # each distinct mask once (all numbers pass the same)
 
     def add(self, key: int, pattern: list[dict]) -> None:
         """Compile a token pattern (raises Unsupported if spaCy must match it instead)."""
@@ -168,9 +176,12 @@ class TokenMatcher:
                 self._require(number, n, spec.index)
                 required.append(len(self._requirements) - 1)
         anchor = min(required, key=lambda r: self._requirements[r][2].rarity, default=-1)
-        self.patterns.append(_Pattern(key, segments, frozenset(required), anchor))
+        recheck = anchor < 0 or len(segments[self._requirements[anchor][1]][0].tests) > 1
+        self.patterns.append(
+            _Pattern(key, segments, sum(1 << r for r in required), anchor, recheck))
         if required:
             self._anchored[anchor] = self.patterns[-1]
+            self._anchor_bits |= 1 << anchor
         else:
             self._scan.append(number)
         # words seen so far were looked up without this pattern
@@ -257,22 +268,22 @@ class TokenMatcher:
         present = self._present(columns)
         # a pattern can match only where its anchor, one of its requirements, is present
         viable = [pattern for pattern in map(self._anchored.__getitem__,
-                                             present.intersection(self._anchored))
-                  if pattern.required <= present]
+                                             _bits(present & self._anchor_bits))
+                  if pattern.required & present == pattern.required]
         for pattern, (segment, tokens) in zip(viable, self._anchors(viable, columns), strict=True):
             self._match(pattern, segment, tokens, columns, found)
         for number in self._scan:
             self._match_everywhere(self.patterns[number], columns, found)
         return found
 
-    def _present(self, columns: _Columns) -> set[int]:
-        """The requirements some token of the doc passes."""
-        present: set[int] = set()
+    def _present(self, columns: _Columns) -> int:
+        """The requirements some token of the doc passes, as bits."""
+        present = 0
         for attr, lookup in self._lookup.items():
             words = columns.distinct(attr)
             for word in words.difference(lookup):
                 self._learn(attr, word)
-            present.update(*map(lookup.__getitem__, words))
+            present = functools.reduce(operator.or_, map(lookup.__getitem__, words), present)
         return present
 
     def _learn(self, attr: int, word: int) -> None:
@@ -291,7 +302,8 @@ class TokenMatcher:
                 if regex(word):
                     self._accepted[sharing[0]].add(word)
                     passed.extend(sharing)
-        self._lookup[attr][word] = frozenset(self._words[attr].get(word, [])).union(passed)
+        bits = sum(1 << r for r in {*self._words[attr].get(word, ()), *passed})
+        self._lookup[attr][word] = self._masks.setdefault(bits, bits)  # many words share one
 
     def _anchors(self, patterns: list[_Pattern], columns: _Columns) -> list[tuple[int, list[int]]]:
         """Per pattern: (segment, tokens) of its anchor in the doc, found in one pass per attr."""
@@ -309,9 +321,12 @@ class TokenMatcher:
                found: set) -> None:
         """Add the matches whose segment number `segment` is one of the `tokens`."""
         spec, n = pattern.segments[segment][0], columns.n
+        if not pattern.recheck and len(pattern.segments) == 1:  # one word: a ConText terminator
+            found.update((pattern.key, i, i + 1) for i in tokens)
+            return
         before, after = pattern.segments[:segment][::-1], pattern.segments[segment + 1:]
         for i in tokens:
-            if not spec.ok(columns, i):
+            if pattern.recheck and not spec.ok(columns, i):
                 continue
             ends = _walk(after, i + 1, 1, n, columns)
             starts = _walk(before, i, -1, n, columns) if ends else ()
@@ -358,6 +373,12 @@ def _repeats(spec: _Spec | None, lo: int, hi: int | None, here: set[int], step: 
             if count >= lo:
                 reached.add(b)
     return reached
+
+
+def _bits(mask: int) -> list[int]:
+    """The positions of the bits set in `mask`, lowest first (numpy: ~6x a Python loop)."""
+    octets = np.frombuffer(mask.to_bytes((mask.bit_length() + 7) // 8, "little"), np.uint8)
+    return np.flatnonzero(np.unpackbits(octets, bitorder="little")).tolist()
 
 
 def _predicates(value: object) -> list[object]:
