@@ -20,8 +20,9 @@ _NUMBER = re.compile(r"(?i)^[~<>]?\d[\d.,_]*[kmb%x]?$")
 # a cell that holds a value, not a name: "0", "n/a", "5/0", "4,250 → 6,920"
 _VALUE = re.compile(r"(?i)^([~<>]?\d[\d.,_ /%→>-]*[kmb%x]?|none|nil|n/a|-|–|—|ok)$")
 # a zero where a value stands (after ':', '=', '|', a leader of dots or a column's gap, or
-# a line's last word), or a check's pass: the lines to read
-_ZERO_VALUE = re.compile(r"(?im)(?:[:=|][ \t*\"]*|\.{3,} *|(?<=\S) {2,}|(?<=[\w`\"]) (?=\S+\s*$))"
+# a line's last word), or a check's pass: the lines to read. Each branch opens with a
+# character (the lookbehinds come after the first space), so that re skips ahead to one.
+_ZERO_VALUE = re.compile(r"(?im)(?:[:=|][ \t*\"]*|\.{3,} *| (?<=\S )[ ]+| (?<=[\w`\"] )(?=\S+\s*$))"
                          r"(?:\d+/)*(?:0+(?:\.0+)?%?|none|nil|n/a|[-–—]|\[\]|null|false|ok)"
                          r"(?![\w.]|,\d)|\[(?:ok|pass)\]|[✅✓✔]")
 # a field of a report: "- **OOM kills:** 0", "NCCL timeouts = 0"

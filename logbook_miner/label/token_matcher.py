@@ -52,7 +52,8 @@ _ALIASES = {"TEXT": "ORTH"}
 _GLOBAL_FLAGS = re.compile(r"\(\?([aiLmsux]+)\)")  # "(?i)" opening a regex
 _REGEX_GROUP = 4  # regexes joined to test a new word at once
 _Test = Callable[[int], bool]  # a predicate on one attribute value
-_RegexGroup = list[tuple[_Test, list[int]]]  # (regex test, the requirements sharing it)
+# (regex test, the requirements sharing it, their bits)
+_RegexGroup = list[tuple[_Test, list[int], int]]
 
 
 class Unsupported(ValueError):
@@ -155,7 +156,7 @@ class TokenMatcher:
         self._anchored: dict[int, _Pattern] = {}  # anchor requirement id -> its pattern
         self._scan: list[int] = []  # patterns with no requirement, tried at every token
         # per attr: the requirements of each listed word, and those with a regex
-        self._words: dict[int, dict[int, list[int]]] = {}
+        self._words: dict[int, dict[int, int]] = {}  # word -> the bits of its requirements
         self._regexes: dict[int, dict[_Test, list[int]]] = {}  # regex test -> its requirements
         self._regex_tests: dict[tuple[int, str], _Index] = {}  # one test per (attr, regex)
         # per attr: the regexes in small groups, each joined into one regex finding any of
@@ -193,7 +194,7 @@ class TokenMatcher:
         self._requirements.append((number, segment, index))
         words = self._words.setdefault(index.attr, {})
         for word in index.words or ():
-            words.setdefault(word, []).append(r)
+            words[word] = words.get(word, 0) | 1 << r
         if index.regex is None:
             self._accepted.append(set(index.words))
             return
@@ -289,20 +290,20 @@ class TokenMatcher:
     def _learn(self, attr: int, word: int) -> None:
         """Note the requirements on `attr` that `word` passes (run once per word)."""
         if attr not in self._regex_groups:
-            regexes = list(self._regexes.get(attr, {}).items())
+            regexes = [(test, sharing, sum(1 << r for r in sharing))
+                       for test, sharing in self._regexes.get(attr, {}).items()]
             groups = [regexes[i:i + _REGEX_GROUP] for i in range(0, len(regexes), _REGEX_GROUP)]
             self._regex_groups[attr] = [
-                (_any_of([self._requirements[sharing[0]][2].pattern for _, sharing in group]),
+                (_any_of([self._requirements[sharing[0]][2].pattern for _, sharing, _ in group]),
                  group) for group in groups]
-        string, passed = self.strings[word], []
+        string, bits = self.strings[word], self._words[attr].get(word, 0)
         for any_regex, group in self._regex_groups[attr]:
             if any_regex is not None and not any_regex.search(string):
                 continue
-            for regex, sharing in group:
+            for regex, sharing, sharing_bits in group:
                 if regex(word):
                     self._accepted[sharing[0]].add(word)
-                    passed.extend(sharing)
-        bits = sum(1 << r for r in {*self._words[attr].get(word, ()), *passed})
+                    bits |= sharing_bits
         self._lookup[attr][word] = self._masks.setdefault(bits, bits)  # many words share one
 
     def _anchors(self, patterns: list[_Pattern], columns: _Columns) -> list[tuple[int, list[int]]]:
