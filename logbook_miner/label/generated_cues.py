@@ -54,8 +54,10 @@ def edit_group(code: str, settings: list[str], shared: dict) -> list[dict]:
     for setting in groups:
         tokens += [
             # "peak LR down from 3e-4 to 2e-4", "LR down to 0.9e-4", "lr const 2e-5 (was 1.5e-5)"
+            # "embedding init std from 0.02 down to 0.0048"
             [*setting, {"LOWER": {"IN": ["down", "up", "back", "now"]}, "OP": "?"},
-             {"LOWER": "from"}, value, shared["to"], value],
+             {"LOWER": "from"}, value, {"LOWER": {"IN": ["down", "up"]}, "OP": "?"},
+             shared["to"], value],
             [*setting, {"LOWER": {"IN": ["down", "up"]}}, {"LOWER": "to"}, value],
             [*setting, {"IS_PUNCT": False, "OP": "{0,2}"}, value,
              {"IS_PUNCT": False, "OP": "{0,2}"}, {"ORTH": "("},
