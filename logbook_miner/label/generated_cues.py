@@ -82,6 +82,10 @@ def edit_group(code: str, settings: list[str], shared: dict) -> list[dict]:
              {"LOWER": {"IN": ["up", "down", "back"]}, "OP": "?"}, {"LOWER": "from", "OP": "?"},
              shared["value_or_not"], shared["to"], value],
             [*setting, {"ORTH": "×"}, value],
+            # the new value beside the old: "The global batch is 1792 (7 × 256) instead of 2048"
+            [*setting, _TICK, {"LOWER": {"IN": ["is", "are", "was", "were", "=", ":"]}, "OP": "?"},
+             value, {"LOWER": {"NOT_IN": [".", ";", "\n"]}, "OP": "{0,6}"},
+             {"LOWER": "instead"}, {"LOWER": "of"}, value],
             # the new value said as the setting's present: "global batch size is now 2048"
             [*setting, _TICK, {"LOWER": {"IN": ["is", "are", "'s"]}, "OP": "?"},
              {"LOWER": "now"}, {"LOWER": {"IN": ["at", "set", "to", "="]}, "OP": "{0,2}"}, value],
