@@ -61,7 +61,11 @@ def edit_group(code: str, settings: list[str], shared: dict) -> list[dict]:
             [*setting, {"LOWER": {"IN": ["down", "up", "back", "now"]}, "OP": "?"},
              {"LOWER": "from"}, value, {"LOWER": {"IN": ["down", "up"]}, "OP": "?"},
              shared["to"], value],
-            [*setting, {"LOWER": {"IN": ["down", "up"]}}, {"LOWER": "to"}, value],
+            [*setting, {"LOWER": {"IN": ["down", "up", "back"]}}, {"LOWER": "to"}, value],
+            # "LR multiplied by 0.7", "grad accum halved"
+            [*setting, _TICK, shared["was_or_not"],
+             {"LOWER": {"IN": ["multiplied", "scaled", "divided", "halved", "doubled"]}},
+             {"LOWER": "by", "OP": "?"}, shared["value_or_not"]],
             [*setting, {"IS_PUNCT": False, "OP": "{0,2}"}, value,
              {"IS_PUNCT": False, "OP": "{0,2}"}, {"ORTH": "("},
              _WAS],
