@@ -56,6 +56,12 @@ _ARROWS = ("->", "=>")
 # "samples/sec", "s/it"), which a speed cue names as one word
 _SLASH_INFIX = ("[:<>=/](?=", r"(?:[:<>=]|/(?!(?:s|sec|second|step|it|iter|gpu|day|h|hr)\b))(?=")
 _LINK_INFIX = r"\]\("  # where a Markdown link's text ends and its address begins
+# spaCy English splits at a hyphen between digits ("2-4"); not in a host's name, where a
+# letter comes before the digits ("h100-164", "gpu4-12"; a card's memory too: "A100-80GB"
+# is "A100-80" "GB", which taxonomy.yaml's gpu_part reads as the card)
+_DIGIT_HYPHEN_INFIX = (r"(?<=[0-9])[+\-\*^](?=[0-9-])",
+                       r"(?<=[0-9])(?:[+*^]|(?<![A-Za-z][0-9])(?<![A-Za-z][0-9]{2})"
+                       r"(?<![A-Za-z][0-9]{3})(?<![A-Za-z][0-9]{4})-)(?=[0-9-])")
 
 
 def _read_taxonomy(path: Path | None) -> dict:
@@ -151,7 +157,7 @@ class Classifier:
         # A hyphenated word is one token ("low-quality", "re-launched", "oom-killed",
         # "--clip-grad"), so a cue's regex matches it whether or not the writer used the hyphen.
         infixes = [r.replace(_HYPHEN_INFIX, _DASH_INFIX).replace(*_SLASH_INFIX)
-                   for r in self.nlp.Defaults.infixes]
+                   .replace(*_DIGIT_HYPHEN_INFIX) for r in self.nlp.Defaults.infixes]
         # A Markdown link's text is a word of the sentence: "a [bug](https://...) was fixed".
         infixes += [_LINK_INFIX, "→"]
         self.nlp.tokenizer.infix_finditer = spacy.util.compile_infix_regex(infixes).finditer
