@@ -47,9 +47,12 @@ def edit_group(code: str, settings: list[str], shared: dict) -> list[dict]:
             # a diff's added line, a flag or a config key: "+ --clip-grad 0.5", "+  tp: 4"
             [{"ORTH": "+", "IS_SENT_START": True}, {"IS_SPACE": True, "OP": "?"},
              {"LOWER": {"REGEX": rf"^(--?)?({flags}):?$"}}],
-            # a layout said as its flags, set: "I switched it to TP=4, PP=12, DP=8 today"
+            # a layout said as its flags, set, or beside the old value: "I switched it to TP=4,
+            # PP=12, DP=8 today", "with DP=64 instead of 32"
             [shared["change_verb"], {"IS_PUNCT": False, "OP": "{0,2}"}, {"LOWER": "to"},
              {"LOWER": {"REGEX": rf"^(--?)?({flags})[=:]\S+$"}}],
+            [{"LOWER": {"REGEX": rf"^(--?)?({flags})[=:]\S+$"}}, {"LOWER": "instead"},
+             {"LOWER": "of"}, value],
             # a flag with its value and the old one: "--nodes=128 (was 96)"
             [{"LOWER": {"REGEX": rf"^--?({flags})=\S+$"}}, {"IS_SPACE": True, "OP": "?"},
              {"ORTH": "("}, _WAS],
