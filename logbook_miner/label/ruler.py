@@ -249,9 +249,9 @@ class AnchoredRuler:
                 else:  # Spans sort by (start, end, label, kb_id, id), labels and ids as hashes
                     spans[spans_key].append((start, end, *self._hashes[key]))
         return ({key: [Span(doc, start, end, label=label, span_id=span_id)
-                       for start, end, label, span_id in sorted(found)]
-                 for key, found in spans.items()},
-                {key: sorted(found) for key, found in bare.items()})
+                       for start, end, label, span_id in sorted(rows)]
+                 for key, rows in spans.items()},
+                {key: sorted(rows) for key, rows in bare.items()})
 
 
 if not Doc.has_extension("bare_matches"):

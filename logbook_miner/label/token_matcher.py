@@ -322,7 +322,7 @@ class TokenMatcher:
                found: set) -> None:
         """Add the matches whose segment number `segment` is one of the `tokens`."""
         spec, n = pattern.segments[segment][0], columns.n
-        if not pattern.recheck and len(pattern.segments) == 1:  # one word: a ConText terminator
+        if not pattern.recheck and len(pattern.segments) == 1:  # one word (most terminators)
             found.update((pattern.key, i, i + 1) for i in tokens)
             return
         before, after = pattern.segments[:segment][::-1], pattern.segments[segment + 1:]
