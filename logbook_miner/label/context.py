@@ -89,7 +89,6 @@ def load_rules(path: Path) -> tuple[dict[str, Rule], list[dict], list[dict]]:
     data = _read(path)
     rules: dict[str, Rule] = {}
     patterns: list[dict] = []
-    stops: list[dict] = []
     for i, group in enumerate(data["rules"]):
         category = group["category"]
         direction = group.get("direction", "forward")
@@ -110,10 +109,10 @@ def load_rules(path: Path) -> tuple[dict[str, Rule], list[dict], list[dict]]:
     for label, key in ((PSEUDO, "pseudo"), (CAUSE, "causal_links")):
         for pattern in data.get(key, []):
             patterns.append({"label": label, "pattern": pattern})
-    stops += [{"label": TERMINATE, "pattern": pattern} for pattern in data.get("terminators", [])]
-    for category, group in data.get("category_terminators", {}).items():
-        for pattern in group:
-            stops.append({"label": f"{TERMINATE}:{category}", "pattern": pattern})
+    stops = [{"label": TERMINATE, "pattern": pattern} for pattern in data.get("terminators", [])]
+    stops += [{"label": f"{TERMINATE}:{category}", "pattern": pattern}
+              for category, group in data.get("category_terminators", {}).items()
+              for pattern in group]
     return rules, patterns, stops
 
 

@@ -12,19 +12,20 @@ from __future__ import annotations
 
 import re
 
-# a value that counts none, or a check's pass: "-" and "n/a" are a table's empty cell, "[]"
-# and "null" a JSON one; "OK", "✅" say a check found nothing
-_ZERO = re.compile(r"(?i)^(0+(\.0+)?%?|zero|none|nil|n/a|-|–|—|\[\]|null|false|ok|pass(ed|ing)?|"
-                   r"healthy|green|✅|✓|✔)$")
+# a cell that says nothing ("-" and "n/a" are a table's empty cell), and a zero or an empty
+# value ("[]" and "null" are a JSON one; "ok" says a check found nothing)
+_EMPTY = r"none|nil|n/a|[-–—]"
+_NONE = rf"0+(?:\.0+)?%?|{_EMPTY}|\[\]|null|false|ok"
+# a value that counts none, or a check's pass ("OK", "✅")
+_ZERO = re.compile(rf"(?i)^(?:{_NONE}|zero|pass(ed|ing)?|healthy|green|✅|✓|✔)$")
 _NUMBER = re.compile(r"(?i)^[~<>]?\d[\d.,_]*[kmb%x]?$")
 # a cell that holds a value, not a name: "0", "n/a", "5/0", "4,250 → 6,920"
-_VALUE = re.compile(r"(?i)^([~<>]?\d[\d.,_ /%→>-]*[kmb%x]?|none|nil|n/a|-|–|—|ok)$")
+_VALUE = re.compile(rf"(?i)^([~<>]?\d[\d.,_ /%→>-]*[kmb%x]?|{_EMPTY}|ok)$")
 # a zero where a value stands (after ':', '=', '|', a leader of dots or a column's gap, or
 # a line's last word), or a check's pass: the lines to read. Each branch opens with a
 # character (the lookbehinds come after the first space), so that re skips ahead to one.
 _ZERO_VALUE = re.compile(r"(?im)(?:[:=|][ \t*\"]*|\.{3,} *| (?<=\S )[ ]+| (?<=[\w`\"] )(?=\S+\s*$))"
-                         r"(?:\d+/)*(?:0+(?:\.0+)?%?|none|nil|n/a|[-–—]|\[\]|null|false|ok)"
-                         r"(?![\w.]|,\d)|\[(?:ok|pass)\]|[✅✓✔]")
+                         rf"(?:\d+/)*(?:{_NONE})(?![\w.]|,\d)|\[(?:ok|pass)\]|[✅✓✔]")
 # a field of a report: "- **OOM kills:** 0", "NCCL timeouts = 0"
 _FIELD = re.compile(r"^[\s>*+-]*(?:\*\*)?(?P<name>[^\s:=*][^:=*]{0,60}?)\s*(?:\*\*\s*)?"
                     r"(?P<leader>[:=]|\.{3,}|…+)\s*(?:\*\*\s*)?(?P<value>[^\s*]+)(?:\s*\*\*)?"

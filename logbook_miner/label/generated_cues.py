@@ -42,6 +42,7 @@ def edit_group(code: str, settings: list[str], shared: dict) -> list[dict]:
     if flags:
         # also a config file's dotted key: "train.grad_clip", "optimizer.lr"
         groups.insert(0, [{"LOWER": {"REGEX": rf"^(--?)?([a-z][\w-]*\.)*({flags})$"}}])
+        flag_set = {"LOWER": {"REGEX": rf"^(--?)?({flags})[=:]\S+$"}}  # "TP=4", "--pp:8"
         tokens += [
             [{"TEXT": {"REGEX": rf"(?i)^s([|/#])\(?(--?)?({flags})(\b|_|$)"}}],
             # a diff's added line, a flag or a config key: "+ --clip-grad 0.5", "+  tp: 4"
@@ -49,10 +50,8 @@ def edit_group(code: str, settings: list[str], shared: dict) -> list[dict]:
              {"LOWER": {"REGEX": rf"^(--?)?({flags}):?$"}}],
             # a layout said as its flags, set, or beside the old value: "I switched it to TP=4,
             # PP=12, DP=8 today", "with DP=64 instead of 32"
-            [shared["change_verb"], {"IS_PUNCT": False, "OP": "{0,2}"}, {"LOWER": "to"},
-             {"LOWER": {"REGEX": rf"^(--?)?({flags})[=:]\S+$"}}],
-            [{"LOWER": {"REGEX": rf"^(--?)?({flags})[=:]\S+$"}}, {"LOWER": "instead"},
-             {"LOWER": "of"}, value],
+            [shared["change_verb"], {"IS_PUNCT": False, "OP": "{0,2}"}, {"LOWER": "to"}, flag_set],
+            [flag_set, {"LOWER": "instead"}, {"LOWER": "of"}, value],
             # a flag with its value and the old one: "--nodes=128 (was 96)"
             [{"LOWER": {"REGEX": rf"^--?({flags})=\S+$"}}, {"IS_SPACE": True, "OP": "?"},
              {"ORTH": "("}, _WAS],
