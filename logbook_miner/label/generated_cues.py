@@ -40,8 +40,8 @@ def edit_group(code: str, settings: list[str], shared: dict) -> list[dict]:
               if len(parts) > 1]
     tokens = []
     if flags:
-        # also a config file's dotted key: "train.grad_clip", "optimizer.lr"
-        groups.insert(0, [{"LOWER": {"REGEX": rf"^(--?)?([a-z][\w-]*\.)*({flags})$"}}])
+        # also a config file's dotted or prefixed key: "train.grad_clip", "eval_micro_batch_size"
+        groups.insert(0, [{"LOWER": {"REGEX": rf"^(--?)?([a-z][\w-]*[._])*({flags})$"}}])
         flag_set = {"LOWER": {"REGEX": rf"^(--?)?({flags})[=:]\S+$"}}  # "TP=4", "--pp:8"
         tokens += [
             [{"TEXT": {"REGEX": rf"(?i)^s([|/#])\(?(--?)?({flags})(\b|_|$)"}}],
@@ -77,6 +77,9 @@ def edit_group(code: str, settings: list[str], shared: dict) -> list[dict]:
             [*setting, _TICK,
              {"IS_PUNCT": False, "LOWER": {"NOT_IN": ["over"]}, "OP": "{0,2}"},
              {"ORTH": {"IN": ["=", ":"]}, "OP": "?"}, value, shared["arrow"], value],
+            # a relaunch with the setting's value: "Restarted from 35,500 with `eval_interval: 0`"
+            [shared["relaunched"], {"IS_PUNCT": False, "OP": "{0,8}"}, {"LOWER": "with"}, _TICK,
+             *setting, _TICK, {"ORTH": {"IN": [":", "="]}, "OP": "?"}, value],
             # "fixed `FFN_HIDDEN_SIZE`", "lowered --lr", "bumped SEQ_LEN to 4096"
             [shared["change_verb"], {"LOWER": {"IN": ["the", "our"]}, "OP": "?"},
              _TICK, *setting],
