@@ -48,6 +48,7 @@ class Rule:
     model_size: bool  # fires only when the size named differs from the logbook's own
     explains: bool = False  # a guess at a cause: its scope starts at the cause (CAUSE link)
     spares: frozenset[str] = frozenset()  # codes it never modifies
+    unless_code_follows: bool = False  # a code block after its sentence (or the next) undoes it
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,6 +104,7 @@ def load_rules(path: Path) -> tuple[dict[str, Rule], list[dict], list[dict]]:
             model_size=bool(group.get("model_size", False)),
             explains=bool(group.get("explains", False)),
             spares=frozenset(group.get("spares", ())),
+            unless_code_follows=bool(group.get("unless_code_follows", False)),
         )
         for pattern in group.get("phrases", []) + group.get("tokens", []):
             patterns.append({"label": rule_id, "pattern": optimise(pattern)})
@@ -116,6 +118,10 @@ def load_rules(path: Path) -> tuple[dict[str, Rule], list[dict], list[dict]]:
     return rules, patterns, stops
 
 
+# a command or setting line (a code block's, whose fences the reader drops) right after a
+# sentence, or after one short line more: "Let's try 300.\n\nSAVE_INTERVAL=300"
+_CODE_FOLLOWS = re.compile(
+    r"[^\n]{0,80}\n(?:\s*[^\n]{1,80}\n)?\s*(?:```|[A-Za-z_][\w.]*=\S|--?[a-z][\w-]+|\$ )")
 _LIST_ITEM = re.compile(r"^\s*(?:[-*•+]|\d+[.)]|[a-z][.)])\s")
 _MAX_TITLE = 120  # characters: a title line ending in ':'
 _MAX_HEADING = 60  # characters: a line standing as a sub-heading
@@ -283,6 +289,8 @@ def scopes(doc: Doc, rules: dict[str, Rule], own_size: str | None = None) -> lis
         if rule.model_size and not _names_other_model(trig, own_size):
             continue
         sent = doc[trig.start].sent
+        if rule.unless_code_follows and _code_follows(doc, sent):
+            continue
         if sent.start not in parentheses:
             parentheses[sent.start] = _parentheses(sent)
         parens = [(o, c) for o, c in parentheses[sent.start] if not o <= trig.start <= c]
@@ -313,6 +321,12 @@ def scopes(doc: Doc, rules: dict[str, Rule], own_size: str | None = None) -> lis
                 start = c + 1
         out.append(Scope(rule, trig, start, end))
     return out
+
+
+def _code_follows(doc: Doc, sent: Span) -> bool:
+    """Whether a sentence introduces the commands that carry it out: it ends in a colon, or a
+    command or setting line follows it."""
+    return sent.text.rstrip().endswith(":") or bool(_CODE_FOLLOWS.match(doc.text, sent.end_char))
 
 
 def _parentheses(sent: Span) -> list[tuple[int, int]]:
