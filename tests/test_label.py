@@ -308,6 +308,13 @@ def test_a_paper_discussed_is_not_our_run(classifier: Classifier) -> None:
     assert {"numerics.loss_spike", "rollback"} <= codes(classifier, f"{ours}\n\n{paper}")
 
 
+def test_an_entry_titled_as_plans_after_its_date_reports_nothing(classifier: Classifier) -> None:
+    """A heading is read as a title after its date: "2025-04-30 · plans: ..." is a plan."""
+    plans = "r15: rope_theta 10000 → 500000, and seq_len 4096 → 8192 for the anneal."
+    assert codes(classifier, plans, heading="2025-04-30 · plans: anneal branch") == set()
+    assert "architecture_change" in codes(classifier, plans, heading="2025-04-30 · r15 launched")
+
+
 def test_a_pasted_trace_is_evidence(classifier: Classifier) -> None:
     trace = (
         "The job stopped at 13:34, no idea why yet:\n\n```\n"

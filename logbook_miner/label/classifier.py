@@ -28,6 +28,7 @@ from spacy.tokens import Doc, Span
 
 from ..models import FAULT, INTERVENTION, Entry, Label, LabelledEntry
 from ..resources import DATA
+from ..segment.dates import leading_when
 from . import context, counters
 from .consequences import Consequences
 from .cues import FIELDS, Cue, Rule
@@ -263,8 +264,10 @@ class Classifier:
 
     def _asides(self, entry: Entry) -> dict[str, list[tuple[int, int]]]:
         """Per field, the character ranges in a section titled as an aside (a plan, others')."""
-        text = entry.text or ""
-        if context.titled_as_aside(entry.heading or "", self.aside_titles):
+        text, heading = entry.text or "", entry.heading or ""
+        when = leading_when(heading)  # "2025-04-30 · plans: ..." is titled "plans: ..."
+        title = heading[when.end:].lstrip(" \t·—–-:|,") if when else heading
+        if context.titled_as_aside(title, self.aside_titles):
             return {"heading": [(0, len(entry.heading))], "text": [(0, len(text))]}
         return {"heading": [], "text": context.aside_spans(text, self.aside_titles)}
 
