@@ -94,11 +94,6 @@ def edit_group(code: str, settings: list[str], shared: dict) -> list[dict]:
             # "(`lr_decay_iters` changed to match)"
             [*setting, _TICK, _PAST, shared["changed"]],
             [*setting, _TICK, _PRESENT, shared["changed"], _WHERE],
-            # the setting of a part: "The β2 of AdamW is changed from 0.98 to 0.95"
-            [*setting, {"LOWER": "of"}, {"IS_PUNCT": False, "OP": "{1,3}"}, _PAST,
-             shared["changed"]],
-            [*setting, {"LOWER": "of"}, {"IS_PUNCT": False, "OP": "{1,3}"}, _PRESENT,
-             shared["changed"], _WHERE],
             # "the global batch went up to 1152", "decay horizon moved from 286k to 357k", "LR
             # × 0.7"
             [*setting, shared["was_or_not"], {"LOWER": {"IN": ["went", "moved", "jumped", "came",
