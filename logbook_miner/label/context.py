@@ -281,6 +281,7 @@ def scopes(doc: Doc, rules: dict[str, Rule], own_size: str | None = None) -> lis
     stop_starts = [start for start, _, _ in stops]
     causes = [s for s in found if s.label_ == CAUSE]
     parentheses: dict[int, list[tuple[int, int]]] = {}  # by sentence start
+    text: str | None = None
     out: list[Scope] = []
     for trig in found:
         rule = rules.get(trig.label_)
@@ -289,8 +290,10 @@ def scopes(doc: Doc, rules: dict[str, Rule], own_size: str | None = None) -> lis
         if rule.model_size and not _names_other_model(trig, own_size):
             continue
         sent = doc[trig.start].sent
-        if rule.unless_code_follows and _code_follows(doc, sent):
-            continue
+        if rule.unless_code_follows:
+            text = doc.text if text is None else text  # built once, only if needed
+            if _code_follows(text, sent):
+                continue
         if sent.start not in parentheses:
             parentheses[sent.start] = _parentheses(sent)
         parens = [(o, c) for o, c in parentheses[sent.start] if not o <= trig.start <= c]
@@ -323,10 +326,12 @@ def scopes(doc: Doc, rules: dict[str, Rule], own_size: str | None = None) -> lis
     return out
 
 
-def _code_follows(doc: Doc, sent: Span) -> bool:
-    """Whether a sentence introduces the commands that carry it out: it ends in a colon, or a
-    command or setting line follows it."""
-    return sent.text.rstrip().endswith(":") or bool(_CODE_FOLLOWS.match(doc.text, sent.end_char))
+def _code_follows(text: str, sent: Span) -> bool:
+    """Whether a sentence (of the doc whose text is `text`) introduces the commands that carry
+    it out: it ends in a colon, or a command or setting line follows it."""
+    last = next((t for t in reversed(sent) if not t.is_space), None)
+    return ((last is not None and last.text.endswith(":"))
+            or bool(_CODE_FOLLOWS.match(text, sent.end_char)))
 
 
 def _parentheses(sent: Span) -> list[tuple[int, int]]:
