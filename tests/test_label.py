@@ -408,6 +408,13 @@ def test_normalise_changes_each_whitespace_run_and_long_word() -> None:
         assert normalise(text) == _normalise_every_run(text), repr(text)
 
 
+def test_a_tagged_image_is_one_token_and_a_log_field_is_not(classifier: Classifier) -> None:
+    words = [t.text for t in classifier.nlp.make_doc(
+        "pinned `herd-train:2024-05-03` and nvcr.io/nvidia/pytorch:24.03-py3; step:1000-2000")]
+    assert "herd-train:2024-05-03" in words and "nvcr.io/nvidia/pytorch:24.03-py3" in words
+    assert "step:1000-2000" not in words
+
+
 def test_tokens_are_spacys_without_the_whitespace_special_cases(classifier: Classifier) -> None:
     """Dropping spaCy's " ", "\\t" and "\\n" special cases (they stop its cache) splits
     no text otherwise, whatever its whitespace."""

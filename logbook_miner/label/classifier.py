@@ -57,11 +57,13 @@ _ARROWS = ("->", "=>")
 # "samples/sec", "s/it"), which a speed cue names as one word
 _SLASH_INFIX = ("[:<>=/](?=", r"(?:[:<>=]|/(?!(?:s|sec|second|step|it|iter|gpu|day|h|hr)\b))(?=")
 _LINK_INFIX = r"\]\("  # where a Markdown link's text ends and its address begins
+# an image or package named with its tag ("herd-train:2024-05-03", "pytorch:24.03-py3"), not
+# a log line's field ("step:1000-2000"): one token, kept whole by the tokenizer's token_match
+_TAGGED_NAME = re.compile(r"(?!(step|iter|iteration|epoch|loss|lr|rank|node|gpu)s?:)"
+                          r"[A-Za-z][\w.-]*:v?\d[\w.-]*$")
 # spaCy English splits at a hyphen between digits ("2-4"); not in a host's name, where a
 # letter comes before the digits ("h100-164", "gpu4-12"; a card's memory too: "A100-80GB"
 # is "A100-80" "GB", which taxonomy.yaml's gpu_part reads as the card)
-_TAGGED_NAME = re.compile(r"(?!(step|iter|iteration|epoch|loss|lr|rank|node|gpu)s?:)"
-                          r"[A-Za-z][\w.-]*:v?\d[\w.-]*$")
 _DIGIT_HYPHEN_INFIX = (r"(?<=[0-9])[+\-\*^](?=[0-9-])",
                        r"(?<=[0-9])(?:[+*^]|(?<![A-Za-z][0-9])(?<![A-Za-z][0-9]{2})"
                        r"(?<![A-Za-z][0-9]{3})(?<![A-Za-z][0-9]{4})-)(?=[0-9-])")
@@ -161,8 +163,7 @@ class Classifier:
         # "--clip-grad"), so a cue's regex matches it whether or not the writer used the hyphen.
         infixes = [r.replace(_HYPHEN_INFIX, _DASH_INFIX).replace(*_SLASH_INFIX)
                    .replace(*_DIGIT_HYPHEN_INFIX) for r in self.nlp.Defaults.infixes]
-        # An image or package named with its tag is one word: "herd-train:2024-05-03".
-        self.nlp.tokenizer.token_match = _TAGGED_NAME.match
+        self.nlp.tokenizer.token_match = _TAGGED_NAME.match  # "herd-train:2024-05-03"
         # A Markdown link's text is a word of the sentence: "a [bug](https://...) was fixed".
         infixes += [_LINK_INFIX, "→"]
         self.nlp.tokenizer.infix_finditer = spacy.util.compile_infix_regex(infixes).finditer
