@@ -23,11 +23,7 @@ def _words(name: str) -> list[str]:
 
 _WAS = {"LOWER": {"IN": ["was", "previously", "formerly", "from"]}}  # "(was 96)": the old value
 _TICK = {"ORTH": "`", "OP": "?"}  # a name written as code: "`lr_decay_iters` changed"
-# a change told in the past, or in the present with where the value went ("is adjusted from
-# 1.5e-4 to 1.2e-4"): a bare present may describe an effect ("then the LR is increased by 2x")
-_PAST = {"LOWER": {"IN": ["was", "were", "got", "has", "have", "been", "now"]}, "OP": "{0,2}"}
 _PRESENT = {"LOWER": {"IN": ["is", "are"]}}
-_WHERE = {"LOWER": {"IN": ["to", "from", "at", "down", "up", "back", "->", "→", "=>"]}}
 
 
 def edit_group(code: str, settings: list[str], shared: dict) -> list[dict]:
@@ -39,6 +35,11 @@ def edit_group(code: str, settings: list[str], shared: dict) -> list[dict]:
     if not settings:
         return []
     value, words = shared["value"], [_words(name) for name in settings]
+    # a change told in the past (taxonomy.yaml's `was`, the verb optional here), or in the
+    # present with where the value went ("is adjusted from 1.5e-4 to 1.2e-4"): a bare present
+    # may describe an effect ("then the LR is increased by 2x")
+    past = {**shared["was"], "OP": "{0,2}"}
+    where = {"LOWER": {"IN": [*shared["to"]["LOWER"]["IN"], "from", "at", "down", "up", "back"]}}
     # names of one word are also flags and script variables, pasted in edits and diffs; a
     # name of several words is one too when joined as a config key ("rope_theta", "micro-batch")
     flags = "|".join("[-_]".join(parts) for parts in words)
@@ -92,8 +93,8 @@ def edit_group(code: str, settings: list[str], shared: dict) -> list[dict]:
             # "dropout set to 0.0", "eval iterations reduced from 100 to 20", "attention
             # dropout disabled", "the auxiliary loss weight was reduced to 0.1",
             # "(`lr_decay_iters` changed to match)"
-            [*setting, _TICK, _PAST, shared["changed"]],
-            [*setting, _TICK, _PRESENT, shared["changed"], _WHERE],
+            [*setting, _TICK, past, shared["changed"]],
+            [*setting, _TICK, _PRESENT, shared["changed"], where],
             # "the global batch went up to 1152", "decay horizon moved from 286k to 357k", "LR
             # × 0.7"
             [*setting, shared["was_or_not"], {"LOWER": {"IN": ["went", "moved", "jumped", "came",
