@@ -32,6 +32,7 @@ import functools
 import json
 import operator
 import re
+import string
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from re import _constants as sre
@@ -69,6 +70,8 @@ class _Index:
     regex: _Test | None
     pattern: re.Pattern | None  # the regex `regex` searches with
     rarity: tuple[int, int, int]  # lowest first: a short list of uncommon words is a good anchor
+    # what a string `pattern` finds must begin with, as _first gives it (None: not known)
+    firsts: frozenset[str] | None = None
 
 
 class _Spec:
@@ -159,9 +162,11 @@ class TokenMatcher:
         self._words: dict[int, dict[int, int]] = {}  # word -> the bits of its requirements
         self._regexes: dict[int, dict[_Test, list[int]]] = {}  # regex test -> its requirements
         self._regex_tests: dict[tuple[int, str], _Index] = {}  # one test per (attr, regex)
-        # per attr: the regexes in small groups, each joined into one regex finding any of
-        # them, so that a new word is searched for the members of the groups it passes only
-        self._regex_groups: dict[int, list[tuple[re.Pattern | None, _RegexGroup]]] = {}
+        # per (attr, a word's first character): the regexes a word beginning with it can pass,
+        # in small groups, each joined into one regex finding any of them, so that a new word
+        # is searched for the members of the groups it passes only
+        self._regex_groups: dict[tuple[int, str | None],
+                                 list[tuple[re.Pattern | None, _RegexGroup]]] = {}
         # per attr: word -> the requirements it passes, as bits (filled on first sight of each
         # word); a doc's requirements are the OR of its words', a few big-int ORs, not set unions
         self._lookup: dict[int, dict[int, int]] = {}
@@ -255,7 +260,7 @@ class TokenMatcher:
                     pattern = re.compile(arg)
                     test = _regex(pattern, self.strings)
                     self._regex_tests[attr_id, arg] = _Index(attr_id, None, test, pattern,
-                                                             (1, 0, 0))
+                                                             (1, 0, 0), _first_characters(pattern))
                 index = self._regex_tests[attr_id, arg]
                 return attr_id, index.regex, index
         raise Unsupported(f"{attr}: {value!r}")
@@ -289,22 +294,37 @@ class TokenMatcher:
 
     def _learn(self, attr: int, word: int) -> None:
         """Note the requirements on `attr` that `word` passes (run once per word)."""
-        if attr not in self._regex_groups:
-            regexes = [(test, sharing, sum(1 << r for r in sharing))
-                       for test, sharing in self._regexes.get(attr, {}).items()]
-            groups = [regexes[i:i + _REGEX_GROUP] for i in range(0, len(regexes), _REGEX_GROUP)]
-            self._regex_groups[attr] = [
-                (_any_of([self._requirements[sharing[0]][2].pattern for _, sharing, _ in group]),
-                 group) for group in groups]
-        string, bits = self.strings[word], self._words[attr].get(word, 0)
-        for any_regex, group in self._regex_groups[attr]:
-            if any_regex is not None and not any_regex.search(string):
+        text, bits = self.strings[word], self._words[attr].get(word, 0)
+        for any_regex, group in self._groups(attr, _first(text)):
+            if any_regex is not None and not any_regex.search(text):
                 continue
             for regex, sharing, sharing_bits in group:
                 if regex(word):
                     self._accepted[sharing[0]].add(word)
                     bits |= sharing_bits
         self._lookup[attr][word] = self._masks.setdefault(bits, bits)  # many words share one
+
+    def _groups(self, attr: int, first: str | None) -> list[tuple[re.Pattern | None, _RegexGroup]]:
+        """The groups of regexes on `attr` a word beginning with `first` may pass (None: any)."""
+        if (attr, None) not in self._regex_groups:
+            # regexes that begin alike are grouped together, so a word skips whole groups
+            regexes = sorted(((test, sharing, sum(1 << r for r in sharing))
+                              for test, sharing in self._regexes.get(attr, {}).items()),
+                             key=lambda r: sorted(self._index(r[1]).firsts or ()))
+            groups = [regexes[i:i + _REGEX_GROUP] for i in range(0, len(regexes), _REGEX_GROUP)]
+            self._regex_groups[attr, None] = [
+                (_any_of([self._index(sharing).pattern for _, sharing, _ in group]), group)
+                for group in groups]
+        if (attr, first) not in self._regex_groups:
+            may = [(any_regex, [member for member in group
+                                if _may_begin(self._index(member[1]), first)])
+                   for any_regex, group in self._regex_groups[attr, None]]
+            self._regex_groups[attr, first] = [(any_regex, group) for any_regex, group in may
+                                               if group]
+        return self._regex_groups[attr, first]
+
+    def _index(self, sharing: list[int]) -> _Index:
+        return self._requirements[sharing[0]][2]
 
     def _anchors(self, patterns: list[_Pattern], columns: _Columns) -> list[tuple[int, list[int]]]:
         """Per pattern: (segment, tokens) of its anchor in the doc, found in one pass per attr."""
@@ -434,6 +454,96 @@ def _refers_back(nodes: Iterable) -> bool:
         if any(_refers_back(sub) for sub in subs):
             return True
     return False
+
+
+def _first(string: str) -> str | None:
+    """A word's first character in lower case, if ASCII (Unicode case rules are not screened)."""
+    first = string[:1]
+    return first.lower() if first and first.isascii() else None
+
+
+def _may_begin(index: _Index, first: str) -> bool:
+    return index.firsts is None or first in index.firsts
+
+
+_CATEGORIES = {sre.CATEGORY_DIGIT: frozenset("0123456789"),
+               sre.CATEGORY_WORD: frozenset(string.ascii_lowercase + string.digits + "_"),
+               sre.CATEGORY_SPACE: frozenset(" \t\n\r\f\v")}
+
+
+def _first_characters(pattern: re.Pattern) -> frozenset[str] | None:
+    """The ASCII characters (lower case) a string must begin with for `pattern` to find it,
+    if the regex is anchored at the string's start; None if not known."""
+    if pattern.flags & re.MULTILINE:
+        return None
+    try:
+        return _anchored(list(sre_parse.parse(pattern.pattern, pattern.flags)))
+    except re.error:
+        return None
+
+
+def _anchored(nodes: list) -> frozenset[str] | None:
+    for n, (op, av) in enumerate(nodes):
+        if op in (sre.ASSERT, sre.ASSERT_NOT):
+            continue
+        if op is sre.AT and av in (sre.AT_BEGINNING, sre.AT_BEGINNING_STRING):
+            firsts, empty = _firsts(nodes[n + 1:])
+            return None if empty else firsts
+        if op is sre.BRANCH and n == len(nodes) - 1:  # "^nodes?$|^[a-z]+\d+$"
+            found = [_anchored(list(branch)) for branch in av[1]]
+            return None if None in found else frozenset().union(*found)
+        if op is sre.SUBPATTERN and n == len(nodes) - 1:
+            return _anchored(list(av[-1]))
+        return None
+    return None
+
+
+def _firsts(nodes: list) -> tuple[frozenset[str] | None, bool]:
+    """(the first characters of what the parsed `nodes` match, or None for any; whether they
+    can match the empty string)."""
+    found: set[str] = set()
+    for op, av in nodes:
+        if op in (sre.AT, sre.ASSERT, sre.ASSERT_NOT):
+            continue  # consumes nothing
+        empty = False
+        if op is sre.LITERAL:
+            first = _class([(op, av)])
+        elif op is sre.IN:
+            first = _class(av)
+        elif op is sre.SUBPATTERN:
+            first, empty = _firsts(list(av[-1]))
+        elif op is sre.BRANCH:
+            parts = [_firsts(list(branch)) for branch in av[1]]
+            first = None if any(f is None for f, _ in parts) else frozenset().union(
+                *(f for f, _ in parts))
+            empty = any(e for _, e in parts)
+        elif op in (sre.MAX_REPEAT, sre.MIN_REPEAT, sre.POSSESSIVE_REPEAT):
+            first, empty = _firsts(list(av[2]))
+            empty = empty or av[0] == 0
+        else:
+            return None, False
+        if first is None:
+            return None, False
+        found |= first
+        if not empty:
+            return frozenset(found), False
+    return frozenset(found), True
+
+
+def _class(items: list) -> frozenset[str] | None:
+    """The ASCII characters (lower case) of a character class, or None if it may hold a
+    character that matches an ASCII one only by Unicode's case rules (the Kelvin sign)."""
+    found: set[str] = set()
+    for op, av in items:
+        if op is sre.LITERAL and av < 128:
+            found.add(chr(av).lower())
+        elif op is sre.RANGE and av[1] < 128:
+            found.update(chr(c).lower() for c in range(av[0], av[1] + 1))
+        elif op is sre.CATEGORY and av in _CATEGORIES:
+            found |= _CATEGORIES[av]
+        else:
+            return None
+    return frozenset(found)
 
 
 def _common(word: str | int) -> bool:
