@@ -82,7 +82,7 @@ CHECK = ("bloom-tr11-176b-prequel", "cpm-live", "opt-175b-56_percent_update",
          "synth-consortium-steering-minutes", "synth-sysadmin-dmesg-journal",
          "synth-field-engineer-visits", "synth-nightly-run-reports", "synth-pair-debugging-dms",
          "synth-incident-spreadsheet", "synth-checkpoint-storage-diary",
-         "synth-k8s-ops-channel", "synth-fork-maintainer-log",
+         "synth-k8s-ops-channel", "synth-fork-maintainer-log", "synth-gpu-poor-lab-diary",
          "synth-long-context-extension-log")
 # A logbook split in two: entries before the date, or before the entry with this
 # heading, are tune; the rest check.
