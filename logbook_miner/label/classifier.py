@@ -258,7 +258,8 @@ class Classifier:
             labels = [lb for lb in _best(kept) if lb.code not in self.marks]
             refers = [lb for lb in labels if lb.code == context.RECURRENCE]
             labels = [lb for lb in labels if lb.code != context.RECURRENCE]
-            if refers:
+            # "same error" in an entry that names its own symptom refers to that one
+            if refers and not any(lb.code in self.recurrence.symptoms for lb in labels):
                 labels += _new_codes(labels, self._recurred(refers[0], results))
             labels += _new_codes(labels, [lb for lb in mine_trends(entry)
                                           if not _inside(lb, asides)])
