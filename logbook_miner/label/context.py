@@ -125,6 +125,7 @@ _CODE_FOLLOWS = re.compile(
 _LIST_ITEM = re.compile(r"^\s*(?:[-*•+]|\d+[.)]|[a-z][.)])\s")
 _MAX_TITLE = 120  # characters: a title line ending in ':'
 _MAX_HEADING = 60  # characters: a line standing as a sub-heading
+_LAST_SENTENCE = re.compile(r"(?<=[a-z0-9)][.!?]) +(?=[A-Z])")  # where a line's sentences part
 _LABELLED = re.compile(r"[A-Z][\w-]*( [\w-]+){0,2}: ")  # a sub-heading's label: "Paper: ..."
 
 
@@ -229,9 +230,11 @@ def aside_spans(text: str, titles: list[re.Pattern]) -> list[tuple[int, int]]:
     while i < len(lines):
         start, raw = lines[i]
         line = _unmarked(raw)
-        colon = line.endswith(":") and len(line) <= _MAX_TITLE
+        # a paragraph's last sentence may title the list below it: "... Not optional. Plan:"
+        title = _LAST_SENTENCE.split(line)[-1] if line.endswith(":") else line
+        colon = title.endswith(":") and len(title) <= _MAX_TITLE
         heading = _heading_like(lines, i)
-        if not ((colon or heading) and titled_as_aside(line, titles)):
+        if not ((colon or heading) and titled_as_aside(title, titles)):
             i += 1
             continue
         j = i + 1
