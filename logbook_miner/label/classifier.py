@@ -208,6 +208,7 @@ class Classifier:
                     inside=frozenset(group.get("inside", ())),
                     not_after=frozenset(group.get("not_after", ())),
                     followed_by=frozenset(group.get("followed_by", ())),
+                    counted=bool(group.get("counted", False)),
                 )
                 for pattern in group.get("phrases", []) + group.get("tokens", []):
                     patterns.append({"label": code, "pattern": optimise(pattern), "id": rule_id})
@@ -389,13 +390,13 @@ def _best(cues: list[Cue]) -> list[Label]:
     """One label per code: the most confident cue, the earliest on ties (heading first)."""
     found = {cue.label.code for cue in cues}
     cues = [cue for cue in cues if not cue.rule.needs or cue.rule.needs & found]
-    codes = {cue.label.code for cue in cues}
+    events = {cue.label.code for cue in cues if not cue.rule.counted}  # what `unless` reads
     spans = _Spans(cues, set().union(*(cue.rule.inside for cue in cues)))  # only what is asked
     best: dict[str, Label] = {}
     order = {field: i for i, field in enumerate(FIELDS)}
     for cue in cues:
         label, rule = cue.label, cue.rule
-        if rule.unless & codes or (rule.inside and spans.cover(label, rule.inside)):
+        if rule.unless & events or (rule.inside and spans.cover(label, rule.inside)):
             continue
         key = (-label.confidence, order[label.field], label.start)
         held = best.get(label.code)

@@ -23,6 +23,7 @@ class Rule:
     inside: frozenset[str] = frozenset()  # drop this cue when a cue of one of these covers it
     not_after: frozenset[str] = frozenset()  # drop this cue when the word before is one of these
     followed_by: frozenset[str] = frozenset()  # drop it unless one of these tells what it caused
+    counted: bool = False  # a count of events (rule 14): not the same event as another cue's
 
 
 @dataclass(frozen=True, slots=True)
