@@ -9,7 +9,9 @@ token the pattern requires exactly once. Per doc:
 1. each distinct word of the doc (its LOWER or ORTH value) is looked up in an
    index of the required specs that accept it; a REGEX is run once per
    distinct string, ever, and only if its group of regexes, joined, finds the
-   string (meeting new words is most of what a first logbook costs more);
+   string, and not if it is anchored at the string's start and cannot begin with
+   the string's first character (meeting new words is most of what a first
+   logbook costs more);
 2. a pattern whose required specs are not all in the doc cannot match and is
    skipped; otherwise matching starts from its anchor, the required spec that
    names the fewest common words (a REGEX comes after any word list);
@@ -456,9 +458,9 @@ def _refers_back(nodes: Iterable) -> bool:
     return False
 
 
-def _first(string: str) -> str | None:
+def _first(word: str) -> str | None:
     """A word's first character in lower case, if ASCII (Unicode case rules are not screened)."""
-    first = string[:1]
+    first = word[:1]
     return first.lower() if first and first.isascii() else None
 
 
