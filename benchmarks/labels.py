@@ -83,7 +83,8 @@ CHECK = ("bloom-tr11-176b-prequel", "cpm-live", "opt-175b-56_percent_update",
          "synth-field-engineer-visits", "synth-nightly-run-reports", "synth-pair-debugging-dms",
          "synth-incident-spreadsheet", "synth-checkpoint-storage-diary",
          "synth-k8s-ops-channel", "synth-fork-maintainer-log", "synth-gpu-poor-lab-diary",
-         "synth-long-context-extension-log")
+         "synth-long-context-extension-log", "synth-second-language-ops-log",
+         "synth-fp8-bringup-log")
 # A logbook split in two: entries before the date, or before the entry with this
 # heading, are tune; the rest check.
 SPLITS = {"cpm-live": "2022-10-01", "bloom-tr11-176b-prequel": "main-1"}
