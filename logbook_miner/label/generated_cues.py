@@ -152,6 +152,9 @@ _COMPONENT_PHRASES = {
     "died": lambda part, sh, states: [*part, sh["which"], sh["died"]],
     "timed_out": lambda part, sh, states: [*part, sh["which"], sh["timed"], sh["out"]],
     "clause": lambda part, sh, states: [*part, sh["relative"], sh["clause"], sh["died"]],
+    # "1 IB link that went down", "the port which was down for a day"
+    "that_became": lambda part, sh, states: [*part, sh["relative"], sh["became"], sh["how_much"],
+                                              states],
     "faulty": lambda part, sh, states: [sh["faulty"], *part],  # "a bad disk"
     "problem": lambda part, sh, states: [*part, sh["problem"], sh["not_a_problem"]],
     "had": lambda part, sh, states: [*part, sh["which"], sh["had"], sh["some"], sh["problem"]],
