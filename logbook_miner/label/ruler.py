@@ -218,7 +218,7 @@ class AnchoredRuler:
             self.labels[strings.add(key)] = (label, span_id, spans_key)
             self._hashes[strings[key]] = (strings.add(label), strings.add(span_id))
             if isinstance(pattern, str):
-                self.phrases.add(key, [self.nlp.make_doc(pattern)])
+                self.phrases.add(key, self._spellings(pattern))
                 continue
             if errors := validate_token_pattern(pattern):
                 raise MatchPatternError(key, {0: errors})
@@ -226,6 +226,16 @@ class AnchoredRuler:
                 self.tokens.add(strings[key], pattern)
             except Unsupported:
                 self.others.add(key, [pattern])
+
+    def _spellings(self, phrase: str) -> list[Doc]:
+        """A phrase as written, and its words joined by hyphens when the tokenizer keeps
+        that as one word: "silent corruption" also finds "the silent-corruption GPU"."""
+        docs = [self.nlp.make_doc(phrase)]
+        if len(docs[0]) > 1 and all(token.is_alpha for token in docs[0]):
+            joined = self.nlp.make_doc("-".join(token.text for token in docs[0]))
+            if len(joined) == 1:
+                docs.append(joined)
+        return docs
 
     def __call__(self, doc: Doc) -> Doc:
         spans, bare = self.match(doc)
