@@ -11,6 +11,7 @@ from logbook_miner.segment.dates import (
     find_dates,
     heading_when,
     leading_when,
+    names_only_later_days,
     to_utc,
 )
 
@@ -88,3 +89,13 @@ def test_chronology_flags_the_typo_in_either_order():
     assert [i for i, f in enumerate(chronology_anomalies(same_days)) if f] == [5]
     assert chronology_anomalies([d("2021-11-17"), d("2021-11-05"), d("2021-11-11")]) == [
         False, False, False]  # a recap dated after its sections is no typo
+
+
+def test_a_sentence_dated_ahead_names_only_later_days() -> None:
+    """A date without its year is read in the year nearest the entry's (a December note of
+    "back on 3 Jan" names the next January); a span that has begun is not ahead."""
+    assert names_only_later_days("maintenance 30 Jan - 1 Feb", date(2024, 1, 19))
+    assert not names_only_later_days("maintenance 30 Jan - 1 Feb", date(2024, 1, 30))
+    assert names_only_later_days("back on 3 Jan", date(2023, 12, 28))
+    assert not names_only_later_days("since 2023-12-01, no step", date(2023, 12, 28))
+    assert not names_only_later_days("no date here", date(2023, 12, 28))

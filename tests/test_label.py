@@ -7,6 +7,7 @@ import random
 import re
 import subprocess
 import sys
+from datetime import date
 from pathlib import Path
 
 import pytest
@@ -313,6 +314,19 @@ def test_an_entry_titled_as_plans_after_its_date_reports_nothing(classifier: Cla
     plans = "r15: rope_theta 10000 → 500000, and seq_len 4096 → 8192 for the anneal."
     assert codes(classifier, plans, heading="2025-04-30 · plans: anneal branch") == set()
     assert "architecture_change" in codes(classifier, plans, heading="2025-04-30 · r15 launched")
+
+
+def test_maintenance_announced_for_a_later_day_has_not_happened(classifier: Classifier) -> None:
+    """A notice names the days ahead; the same words on the day, or looking back, report it."""
+    notice = "Scheduled maintenance 30 Jan - 1 Feb: the gpu partition is drained for the upgrade."
+
+    def maintenance(day: date) -> bool:
+        entry = Entry(seq=1, heading="gpu-users", text=notice, date=day)
+        return "infra.maintenance" in {lb.code for lb in classifier.classify([entry])[0].labels}
+
+    assert not maintenance(date(2024, 1, 19))
+    assert maintenance(date(2024, 1, 30))
+    assert maintenance(date(2024, 2, 2))
 
 
 def test_a_pasted_trace_is_evidence(classifier: Classifier) -> None:

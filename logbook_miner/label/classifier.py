@@ -29,7 +29,7 @@ from spacy.tokens import Doc, Span
 
 from ..models import FAULT, INTERVENTION, Entry, Label, LabelledEntry
 from ..resources import DATA
-from ..segment.dates import leading_when
+from ..segment.dates import leading_when, names_only_later_days
 from . import context, counters
 from .consequences import Consequences
 from .cues import FIELDS, Cue, Rule
@@ -210,6 +210,7 @@ class Classifier:
                     not_after=frozenset(group.get("not_after", ())),
                     followed_by=frozenset(group.get("followed_by", ())),
                     counted=bool(group.get("counted", False)),
+                    announced_ahead=bool(spec.get("announced_ahead", False)),
                 )
                 for pattern in group.get("phrases", []) + group.get("tokens", []):
                     patterns.append({"label": code, "pattern": optimise(pattern), "id": rule_id})
@@ -255,7 +256,8 @@ class Classifier:
                             and not counters.counted_none(cue.label.start, cue.label.end,
                                                           zeros[field])
                             and not any(rule.drops_cue(cue.label.code, cue.label.kind)
-                                        and _inside(cue.label, at) for rule, at in lines))
+                                        and _inside(cue.label, at) for rule, at in lines)
+                            and not _announced(cue, entry))
             kept = self.consequences.kept(cues, entry)
             labels = [lb for lb in _best(kept) if lb.code not in self.marks]
             refers = [lb for lb in labels if lb.code == context.RECURRENCE]
@@ -347,6 +349,15 @@ def _piece_bounds(text: str) -> Iterator[tuple[int, int]]:
 def _end(sentence: Span, where: list[int]) -> int:
     """The offset in the field's text just after `sentence`'s last character."""
     return where[sentence[-1].idx + len(sentence[-1]) - 1] + 1
+
+
+def _announced(cue: Cue, entry: Entry) -> bool:
+    """A cue of an event announced ahead, told in a sentence that names a later day than its
+    entry's: a notice on 19 January of "maintenance 30 Jan - 1 Feb" is not the maintenance."""
+    if not cue.rule.announced_ahead or entry.date is None:
+        return False
+    text = getattr(entry, cue.label.field) or ""
+    return names_only_later_days(text[cue.sentence_start:cue.sentence_end], entry.date)
 
 
 def _new_codes(labels: list[Label], more: list[Label]) -> list[Label]:

@@ -24,6 +24,7 @@ class Rule:
     not_after: frozenset[str] = frozenset()  # drop this cue when the word before is one of these
     followed_by: frozenset[str] = frozenset()  # drop it unless one of these tells what it caused
     counted: bool = False  # a count of events (rule 14): not the same event as another cue's
+    announced_ahead: bool = False  # told in a sentence dated after its entry, it has not happened
 
 
 @dataclass(frozen=True, slots=True)

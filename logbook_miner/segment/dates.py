@@ -206,6 +206,15 @@ def to_utc(day: date, clock: str | None, zone: str | None) -> datetime | None:
     return local.astimezone(UTC).replace(tzinfo=None)
 
 
+def names_only_later_days(text: str, day: date) -> bool:
+    """Whether `text` names days, all of them after `day` (a date without its year is read in
+    the year that puts it nearest `day`): "maintenance 30 Jan - 1 Feb" in a note of 19 January,
+    not in one of 30 January."""
+    named = [found.value or infer_year(found.month, found.day, day)
+             for found in find_dates(text) if not found.partial]
+    return bool(named) and min(named) > day
+
+
 def infer_year(month: int, day: int, neighbour: date) -> date:
     """The year that puts month/day closest to a neighbouring entry's date."""
     candidates = []
