@@ -22,6 +22,7 @@ def _words(name: str) -> list[str]:
 
 
 _WAS = {"LOWER": {"IN": ["was", "previously", "formerly", "from"]}}  # "(was 96)": the old value
+_KEY_VALUE = {"ORTH": {"IN": [":", "="]}}  # a config line's key and value: "clip_grad: 0.6"
 _TICK = {"ORTH": "`", "OP": "?"}  # a name written as code: "`lr_decay_iters` changed"
 _PRESENT = {"LOWER": {"IN": ["is", "are"]}}
 
@@ -78,6 +79,13 @@ def edit_group(code: str, settings: list[str], shared: dict) -> list[dict]:
             [*setting, {"IS_PUNCT": False, "OP": "{0,2}"}, value,
              {"IS_PUNCT": False, "OP": "{0,2}"}, {"ORTH": "("},
              _WAS],
+            # ... or as a config line: "`clip_grad: 0.6` (was 1.0)" (not "Seed: 43 (from the
+            # beginning)")
+            [*setting, _TICK, _KEY_VALUE, value, _TICK, {"ORTH": "("}, _WAS, value],
+            # a config line and the step it holds from: "`moe.capacity_factor: 1.5` from step
+            # 72,000 on"
+            [*setting, _TICK, _KEY_VALUE, value, _TICK, {"LOWER": "from"},
+             {"LOWER": {"IN": ["step", "iteration", "iter"]}}, value],
             # "loss_scale_window 1000 -> 500", "global_batch_size: 768 -> 1536", "PPO epochs per
             # rollout 4 -> 2"
             # (not a division worked out: "64 layers over PP=32 => 2 layers per gpu")
