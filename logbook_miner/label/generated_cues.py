@@ -105,10 +105,11 @@ def edit_group(code: str, settings: list[str], shared: dict) -> list[dict]:
             [*setting, _TICK, _PRESENT, shared["changed"], where],
             # "the global batch went up to 1152", "decay horizon moved from 286k to 357k", "LR
             # × 0.7"
-            [*setting, shared["was_or_not"], {"LOWER": {"IN": ["went", "moved", "jumped", "came",
-                                                            "goes", "climbed"]}},
+            [*setting, shared["was_or_not"], {"LOWER": {"IN": ["went", "moved", "moves", "jumped",
+                                                            "came", "goes", "climbed"]}},
              {"LOWER": {"IN": ["up", "down", "back"]}, "OP": "?"}, {"LOWER": "from", "OP": "?"},
-             shared["value_or_not"], shared["to"], value],
+             {"LOWER": {"IN": ["step", "iteration"]}, "OP": "?"}, shared["value_or_not"],
+             shared["to"], value],
             [*setting, {"ORTH": "×"}, value],
             # the new value beside the old: "The global batch is 1792 (7 × 256) instead of 2048"
             [*setting, _TICK, {"LOWER": {"IN": ["is", "are", "was", "were", "=", ":"]}, "OP": "?"},
