@@ -59,8 +59,15 @@ def test_an_aligned_table_in_a_code_block() -> None:
     assert named(ALIGNED) == ["requeues", "preempt", "fail", "oom"]
 
 
+def test_a_zero_said_before_what_it_counts() -> None:
+    assert named("job RUNNING, 0 requeues, 0 NaNs") == ["requeues", "NaNs"]
+    assert named("- 0 resubmits since Wed\nwe saw zero spikes") == ["resubmits", "spikes"]
+
+
 @pytest.mark.parametrize("text", [
     "NCCL error on rank: 0",  # a rank, not a count
+    "rank 0 crashes with OOM",  # an id before its event
+    "GPU 0 fell off the bus",
     "After 100 iterations on lr=0 after reset, resume started",  # prose, not a field
     "Restarts: 0 -> 3 after the driver update",  # a value still going
     "Restarts: 0-2 a day",
