@@ -62,6 +62,7 @@ def test_an_aligned_table_in_a_code_block() -> None:
 def test_a_zero_said_before_what_it_counts() -> None:
     assert named("job RUNNING, 0 requeues, 0 NaNs") == ["requeues", "NaNs"]
     assert named("- 0 resubmits since Wed\nwe saw zero spikes") == ["resubmits", "spikes"]
+    assert named("quiet night\n- 0 requeues\n  0 NaNs") == ["requeues", "NaNs"]
 
 
 @pytest.mark.parametrize("text", [

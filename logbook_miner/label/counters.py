@@ -31,10 +31,11 @@ _FIELD = re.compile(r"^[\s>*+-]*(?:\*\*)?(?P<name>[^\s:=*][^:=*]{0,60}?)\s*(?:\*
                     r"(?P<leader>[:=]|\.{3,}|…+)\s*(?:\*\*\s*)?(?P<value>[^\s*]+)(?:\s*\*\*)?"
                     r"(?P<rest>.*)$")
 # a zero said before what it counts, where a count opens: "job RUNNING, 0 requeues", "- 0
-# resubmits since Wed", "saw zero NaNs" (not an id: "rank 0 crashes", "GPU 0 fell off")
-_ZERO_BEFORE = re.compile(r"(?im)(?:^[ \t>*+-]*|[,;(:|·][ \t]*"
-                          r"|\b(?:and|with|had|has|saw|see|got)[ \t]+)"
-                          r"(?:0|zero)[ \t]+(?P<name>[a-z][\w-]*)")
+# resubmits since Wed", "saw zero NaNs" (not an id: "rank 0 crashes", "GPU 0 fell off"); the
+# zero is found first (it is rare), then what stands before it on its line
+_ZERO_BEFORE = re.compile(r"(?i)(?<![\w.])(?:0|zero)[ \t]+(?P<name>[a-z][\w-]*)")
+_COUNT_OPENS = re.compile(r"(?im)(?:^[ \t>*+-]*|[,;(:|·][ \t]*"
+                          r"|\b(?:and|with|had|has|saw|see|got)[ \t]+)$")
 _STILL_GOING = re.compile(r"^\s*(-|–|→|->|=>|to\b|of\b|out\b|/)")  # "0 -> 3", "0 of 8": not a count
 # machine output: a key ("nan_steps 0", "xid: 0"), a run of keys ("nan=0 ovf=0 xid=1"), a JSON
 # pair ('"oom_kills": 0'), a check's status ("`GPUMemoryECC` OK", "[OK] ECC", "✅ IB links")
@@ -82,7 +83,8 @@ def zero_spans(text: str) -> list[Span]:
             above = _previous(text, start)
             spans += _column_spans((above, _line(text, above)), (start, line))
     spans += [found.span("name") for found in _ZERO_BEFORE.finditer(text)
-              if _COUNTED.search(found["name"])]
+              if _COUNTED.search(found["name"]) and _COUNT_OPENS.search(
+                  text, text.rfind("\n", 0, found.start()) + 1, found.start())]
     return spans
 
 

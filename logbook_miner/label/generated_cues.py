@@ -63,6 +63,12 @@ def edit_group(code: str, settings: list[str], shared: dict) -> list[dict]:
             # a flag with its value and the old one: "--nodes=128 (was 96)"
             [{"LOWER": {"REGEX": rf"^--?({flags})=\S+$"}}, {"IS_SPACE": True, "OP": "?"},
              {"ORTH": "("}, _WAS],
+            # a config line (its key is a flag's joined words) beside its old value or the step
+            # it holds from: "`clip_grad: 0.6` (was 1.0)", "`moe.capacity_factor: 1.5` from
+            # step 72,000 on" (not "Seed: 43 (from the beginning)")
+            [*groups[0], _TICK, _KEY_VALUE, value, _TICK, {"ORTH": "("}, _WAS, value],
+            [*groups[0], _TICK, _KEY_VALUE, value, _TICK, {"LOWER": "from"},
+             {"LOWER": {"IN": ["step", "iteration", "iter"]}}, value],
         ]
     for setting in groups:
         tokens += [
@@ -79,13 +85,6 @@ def edit_group(code: str, settings: list[str], shared: dict) -> list[dict]:
             [*setting, {"IS_PUNCT": False, "OP": "{0,2}"}, value,
              {"IS_PUNCT": False, "OP": "{0,2}"}, {"ORTH": "("},
              _WAS],
-            # ... or as a config line: "`clip_grad: 0.6` (was 1.0)" (not "Seed: 43 (from the
-            # beginning)")
-            [*setting, _TICK, _KEY_VALUE, value, _TICK, {"ORTH": "("}, _WAS, value],
-            # a config line and the step it holds from: "`moe.capacity_factor: 1.5` from step
-            # 72,000 on"
-            [*setting, _TICK, _KEY_VALUE, value, _TICK, {"LOWER": "from"},
-             {"LOWER": {"IN": ["step", "iteration", "iter"]}}, value],
             # "loss_scale_window 1000 -> 500", "global_batch_size: 768 -> 1536", "PPO epochs per
             # rollout 4 -> 2"
             # (not a division worked out: "64 layers over PP=32 => 2 layers per gpu")
