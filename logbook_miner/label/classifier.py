@@ -167,8 +167,9 @@ class Classifier:
     def __init__(self, taxonomy_path: Path | None = None, context_path: Path | None = None):
         self.nlp = spacy.blank("en")
         # "...went into NaN." keeps its full stop by default (a capital before it reads as
-        # an abbreviation); a word ending in lower-then-upper case is no abbreviation.
-        suffixes = [*self.nlp.Defaults.suffixes, r"(?<=[a-z][A-Z])\."]
+        # an abbreviation); a word ending in lower-then-upper case, or in a number and its
+        # unit ("200G.", "the 70B."), is no abbreviation.
+        suffixes = [*self.nlp.Defaults.suffixes, r"(?<=[a-z0-9][A-Z])\."]
         self.nlp.tokenizer.suffix_search = spacy.util.compile_suffix_regex(suffixes).search
         # A hyphenated word is one token ("low-quality", "re-launched", "oom-killed",
         # "--clip-grad"), so a cue's regex matches it whether or not the writer used the hyphen.
