@@ -46,7 +46,7 @@ _JSON_PAIR = re.compile(r'"(?P<name>[^"\n]{1,40})"\s*:\s*(?P<value>\[\]|[^\s,}\]
 _STATUS = re.compile(r"(?i)(?P<name>`?[A-Za-z][\w>.-]*`?)\s+(?:ok|green|passing)\b(?![/-])")
 _TAGGED = re.compile(r"(?i)^\s*[-*]?\s*(?:\[(?:ok|pass)\]|[✅✓✔])\s*"
                      r"(?P<name>[^\s·|,;.][^·|,;.]{0,60})$")  # a checklist's item, not "ok ✅."
-_COUNTED = re.compile(r"(?i)([a-z]s|count|total|number|nans?|infs?|#)$")  # a counted noun
+_COUNTED = re.compile(r"(?i)([a-z]s|count|counter|total|number|nans?|infs?|#)$")  # a counted noun
 _PAIR = re.compile(r"[^\s/]+(?:/[^\s/]+)+$")  # "ok/failed", "c/u"
 _MAX_NAME_WORDS = 6
 _ROW = re.compile(r"^\s*\|")
