@@ -49,7 +49,8 @@ def edit_group(code: str, settings: list[str], shared: dict) -> list[dict]:
     tokens = []
     if flags:
         # also a config file's dotted or prefixed key: "train.grad_clip", "eval_micro_batch_size"
-        groups.insert(0, [{"LOWER": {"REGEX": rf"^(--?)?([a-z][\w-]*[._])*({flags})$"}}])
+        key = {"LOWER": {"REGEX": rf"^(--?)?([a-z][\w-]*[._])*({flags})$"}}
+        groups.insert(0, [key])
         flag_set = {"LOWER": {"REGEX": rf"^(--?)?({flags})[=:]\S+$"}}  # "TP=4", "--pp:8"
         tokens += [
             [{"TEXT": {"REGEX": rf"(?i)^s([|/#])\(?(--?)?({flags})(\b|_|$)"}}],
@@ -66,8 +67,8 @@ def edit_group(code: str, settings: list[str], shared: dict) -> list[dict]:
             # a config line (its key is a flag's joined words) beside its old value or the step
             # it holds from: "`clip_grad: 0.6` (was 1.0)", "`moe.capacity_factor: 1.5` from
             # step 72,000 on" (not "Seed: 43 (from the beginning)")
-            [*groups[0], _TICK, _KEY_VALUE, value, _TICK, {"ORTH": "("}, _WAS, value],
-            [*groups[0], _TICK, _KEY_VALUE, value, _TICK, {"LOWER": "from"},
+            [key, _TICK, _KEY_VALUE, value, _TICK, {"ORTH": "("}, _WAS, value],
+            [key, _TICK, _KEY_VALUE, value, _TICK, {"LOWER": "from"},
              {"LOWER": {"IN": ["step", "iteration", "iter"]}}, value],
         ]
     for setting in groups:
