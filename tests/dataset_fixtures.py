@@ -14,7 +14,7 @@ OPS = """\
 
 ## 2021-11-24 13:00 UTC
 
-The job crashed with a CUDA error on node-3. Restarted from an earlier checkpoint.
+The job crashed with a CUDA error on node-3. Rolled back to an earlier checkpoint.
 
 ## 2021-11-25 09:00 UTC
 

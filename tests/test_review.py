@@ -141,7 +141,7 @@ def test_decisions_win_and_are_exported_as_verified(db, tmp_path):
     labels = labels_of(db, tmp_path)
     assert (2, "software.hang") not in labels and (1, "rollback") not in labels
     restart = labels[1, "restart"]
-    assert restart["verified"] and restart["evidence"] == "Restarted from an earlier checkpoint"
+    assert restart["verified"] and restart["evidence"] == "Rolled back to an earlier"
     assert labels[2, "network.interconnect"]["verified"]
     added = labels[2, "hardware.node"]
     assert added["verified"] and added["source"] == "review"
