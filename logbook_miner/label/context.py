@@ -49,6 +49,7 @@ class Rule:
     explains: bool = False  # a guess at a cause: its scope starts at the cause (CAUSE link)
     spares: frozenset[str] = frozenset()  # codes it never modifies
     unless_code_follows: bool = False  # a code block after its sentence (or the next) undoes it
+    holds: bool = False  # also modifies a cue that holds the trigger ("drains any node")
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,12 +62,13 @@ class Scope:
     end: int
 
     def covers(self, span: Span, kind: str) -> bool:
-        """True if `span` (a cue of `kind`) lies in this scope and does not hold the trigger."""
+        """True if `span` (a cue of `kind`) lies in this scope and does not hold the trigger
+        (unless the rule says `holds`)."""
         if kind not in self.rule.kinds or span.label_ in self.rule.spares:
             return False
         trigger = self.trigger
         if span.start <= trigger.start and trigger.end <= span.end:
-            return False
+            return self.rule.holds
         # a cue said before a forward trigger and ending on its first word: "took 41 min instead"
         before = span.start < trigger.start < span.end <= trigger.end
         if before and self.rule.direction == "forward":
@@ -105,6 +107,7 @@ def load_rules(path: Path) -> tuple[dict[str, Rule], list[dict], list[dict]]:
             explains=bool(group.get("explains", False)),
             spares=frozenset(group.get("spares", ())),
             unless_code_follows=bool(group.get("unless_code_follows", False)),
+            holds=bool(group.get("holds", False)),
         )
         for pattern in group.get("phrases", []) + group.get("tokens", []):
             patterns.append({"label": rule_id, "pattern": optimise(pattern)})
