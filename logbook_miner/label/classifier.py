@@ -38,6 +38,7 @@ from .numbers import mine
 from .rates import mine_rates
 from .ruler import optimise  # also registers the "anchored_span_ruler" factory
 from .sentences import sentences  # noqa: F401 (registers the "sentences" component)
+from .steps import before_trouble
 from .trends import mine_trends
 
 TAXONOMY_PATH = DATA / "taxonomy.yaml"
@@ -212,6 +213,7 @@ class Classifier:
                     followed_by=frozenset(group.get("followed_by", ())),
                     counted=bool(group.get("counted", False)),
                     announced_ahead=bool(spec.get("announced_ahead", False)),
+                    before_trouble=bool(group.get("before_trouble", False)),
                 )
                 for pattern in group.get("phrases", []) + group.get("tokens", []):
                     patterns.append({"label": code, "pattern": optimise(pattern), "id": rule_id})
@@ -260,6 +262,9 @@ class Classifier:
                                         and _inside(cue.label, at) for rule, at in lines)
                             and not _announced(cue, entry))
             kept = self.consequences.kept(cues, entry)
+            texts = {field: getattr(entry, field) or "" for field in FIELDS}
+            kept = [cue for cue in kept
+                    if not cue.rule.before_trouble or before_trouble(cue, kept, texts)]
             labels = [lb for lb in _best(kept) if lb.code not in self.marks]
             refers = [lb for lb in labels if lb.code == context.RECURRENCE]
             labels = [lb for lb in labels if lb.code != context.RECURRENCE]
