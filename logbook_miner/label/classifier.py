@@ -38,7 +38,7 @@ from .numbers import mine
 from .rates import mine_rates
 from .ruler import optimise  # also registers the "anchored_span_ruler" factory
 from .sentences import sentences  # noqa: F401 (registers the "sentences" component)
-from .steps import before_trouble
+from .steps import goes_back, latest_trouble_step
 from .trends import mine_trends
 
 TAXONOMY_PATH = DATA / "taxonomy.yaml"
@@ -262,9 +262,11 @@ class Classifier:
                                         and _inside(cue.label, at) for rule, at in lines)
                             and not _announced(cue, entry))
             kept = self.consequences.kept(cues, entry)
-            texts = {field: getattr(entry, field) or "" for field in FIELDS}
-            kept = [cue for cue in kept
-                    if not cue.rule.before_trouble or before_trouble(cue, kept, texts)]
+            if any(cue.rule.before_trouble for cue in kept):
+                latest = latest_trouble_step(
+                    kept, {field: getattr(entry, field) or "" for field in FIELDS})
+                kept = [cue for cue in kept
+                        if not cue.rule.before_trouble or goes_back(cue, latest)]
             labels = [lb for lb in _best(kept) if lb.code not in self.marks]
             refers = [lb for lb in labels if lb.code == context.RECURRENCE]
             labels = [lb for lb in labels if lb.code != context.RECURRENCE]

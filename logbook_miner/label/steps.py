@@ -18,22 +18,25 @@ _STEP = re.compile(r"(?<![\w.:/])(\d{1,3}(?:,\d{3})+|\d{3,}|\d+(?:\.\d+)?k)(?![\
                    re.IGNORECASE)
 
 
-def step_value(text: str) -> float:
-    """A step as a number: "21,060" -> 21060, "245k" -> 245000."""
-    text = text.replace(",", "").lower()
-    return float(text[:-1]) * 1000 if text.endswith("k") else float(text)
-
-
 def steps_in(text: str) -> list[float]:
-    return [step_value(m[1]) for m in _STEP.finditer(text)]
+    """The steps named in `text`, in order: "21,060" -> 21060, "245k" -> 245000."""
+    found = []
+    for match in _STEP.finditer(text):
+        step = match[1].replace(",", "").lower()
+        found.append(float(step[:-1]) * 1000 if step.endswith("k") else float(step))
+    return found
 
 
-def before_trouble(cue: Cue, cues: list[Cue], text_of: dict[str, str]) -> bool:
-    """Whether the step `cue` resumes from is earlier than a step the trouble is told at."""
+def latest_trouble_step(cues: list[Cue], texts: dict[str, str]) -> float | None:
+    """The latest step told in a sentence of one of the cues of numeric trouble (each sentence
+    read once: a pasted log may hold thousands of NaN cues)."""
+    sentences = {(cue.label.field, cue.sentence_start, cue.sentence_end)
+                 for cue in cues if cue.label.code in TROUBLE}
+    return max((step for field, start, end in sentences
+                for step in steps_in(texts[field][start:end])), default=None)
+
+
+def goes_back(cue: Cue, latest: float | None) -> bool:
+    """Whether the step `cue` resumes from is earlier than the latest step of the trouble."""
     resumed = steps_in(cue.label.evidence)
-    if not resumed:
-        return False
-    told = [step for other in cues if other.label.code in TROUBLE
-            for step in steps_in(text_of[other.label.field][
-                other.sentence_start:other.sentence_end])]
-    return any(step > resumed[0] for step in told)
+    return bool(resumed) and latest is not None and resumed[0] < latest
