@@ -32,6 +32,10 @@ KINDS: dict[str, Callable[[int], str | bytes]] = {
     "nested list (depth n/50)": lambda n: HEAD + "".join(
         "  " * i + "- GPU fell off the bus\n" for i in range(n // 50)),
     "one long line": lambda n: HEAD + ("ECC error on node 3, restarted " * n)[:n * 10] + "\n",
+    # lines that end in a number and go on in lower case read as one wrapped sentence, each
+    # with a cue: every cue once asked spaCy for its sentence by walking it
+    "log lines as one sentence": lambda n: HEAD + "\n".join(
+        f"loss went to NaN at step {i}" for i in range(n // 30)) + "\n",
     "file of many entries": lambda n: "".join(
         f"## 2022-03-{1 + i % 28:02d} note {i}\n\nNCCL timeout on node {i}; restarted.\n\n"
         for i in range(n // 20)),

@@ -16,6 +16,7 @@ import yaml
 
 from logbook_miner.label import classifier as classifier_module
 from logbook_miner.label.classifier import Classifier, load_taxonomy, normalise
+from logbook_miner.label.sentences import Sentences
 from logbook_miner.models import FAULT, INTERVENTION, Entry, LabelledEntry
 from logbook_miner.read import read
 from logbook_miner.segment.entries import segment
@@ -463,6 +464,19 @@ def test_sentence_starts_are_the_sentencizers_and_each_line_ends(classifier: Cla
                 expected[token.i + 1].is_sent_start = True
         ours = classifier.nlp(text)
         assert [t.is_sent_start for t in ours] == [t.is_sent_start for t in expected], repr(text)
+
+
+def test_sentence_bounds_are_spacys_read_once(classifier: Classifier) -> None:
+    """`Sentences.around` gives each token the sentence `Token.sent` gives it, on random texts
+    of sentence ends and line breaks and on a pasted log whose lines read as one sentence."""
+    pieces = [" ", "\n", ".", "!", "a", "b", "loss", "1", "\n\n", "e.g.", "—"]
+    rng = random.Random(1)
+    texts = ["".join(rng.choice(pieces) for _ in range(rng.randint(0, 40))) for _ in range(500)]
+    texts.append("\n".join(f"loss went to NaN at step {i}" for i in range(300)))
+    for text in texts:
+        doc = classifier.nlp(normalise(text)[0])
+        bounds = Sentences(doc)
+        assert [bounds.around(t.i) for t in doc] == [(t.sent.start, t.sent.end) for t in doc]
 
 
 def test_metrics_are_attached(classifier: Classifier) -> None:

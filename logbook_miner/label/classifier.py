@@ -25,7 +25,7 @@ import spacy
 import yaml
 from spacy.attrs import NORM, ORTH
 from spacy.tokenizer import Tokenizer
-from spacy.tokens import Doc, Span
+from spacy.tokens import Doc
 
 from ..models import FAULT, INTERVENTION, Entry, Label, LabelledEntry
 from ..resources import DATA
@@ -37,7 +37,7 @@ from .generated_cues import component_groups, edit_group, variable_groups
 from .numbers import mine
 from .rates import mine_rates
 from .ruler import optimise  # also registers the "anchored_span_ruler" factory
-from .sentences import sentences  # noqa: F401 (registers the "sentences" component)
+from .sentences import Sentences, sentences  # noqa: F401 (registers "sentences")
 from .steps import goes_back, latest_trouble_step
 from .trends import mine_trends
 
@@ -302,6 +302,7 @@ class Classifier:
     ) -> Iterator[Cue]:
         """Every pattern match in one field that no context trigger modifies."""
         original = getattr(entry, field) or ""
+        bounds = Sentences(doc)
         for span in doc.spans[SPANS_KEY]:
             rule = self.rules[span.id_]
             if span._.context is not None or (
@@ -319,14 +320,14 @@ class Classifier:
                 source=rule.source,
                 confidence=rule.confidence,
             )
-            sentence = span.sent
-            sentence_end = _end(sentence, where)
+            first, last = bounds.around(span.start)
+            sentence_end = _end(doc, last, where)
             # what a cue's `followed_by` asks for may be told in the next sentence, when that
             # opens as its sequel: "We updated the container. Since then the job crashes."
-            if rule.followed_by and sentence.end < len(doc) and self.consequences.sequel(
+            if rule.followed_by and last < len(doc) and self.consequences.sequel(
                     original, sentence_end, end):
-                sentence_end = _end(doc[sentence.end].sent, where)
-            yield Cue(label, rule, where[sentence[0].idx], sentence_end)
+                sentence_end = _end(doc, bounds.around(last)[1], where)
+            yield Cue(label, rule, where[doc[first].idx], sentence_end)
 
 
 def _pieces(entries: list[Entry]) -> Iterator[tuple[str, tuple[int, str, list[int]]]]:
@@ -354,9 +355,11 @@ def _piece_bounds(text: str) -> Iterator[tuple[int, int]]:
     yield start, len(text)
 
 
-def _end(sentence: Span, where: list[int]) -> int:
-    """The offset in the field's text just after `sentence`'s last character."""
-    return where[sentence[-1].idx + len(sentence[-1]) - 1] + 1
+def _end(doc: Doc, end: int, where: list[int]) -> int:
+    """The offset in the field's text just after the last character of the sentence that
+    ends before token `end`."""
+    last = doc[end - 1]
+    return where[last.idx + len(last) - 1] + 1
 
 
 def _announced(cue: Cue, entry: Entry) -> bool:

@@ -27,6 +27,7 @@ from spacy.language import Language
 from spacy.tokens import Doc, Span
 
 from .ruler import optimise
+from .sentences import Sentences
 
 SPANS_KEY = "context"  # doc.spans: the triggers, pseudo-triggers and causal links
 STOPS_KEY = "context_stops"  # doc._.bare_matches: the terminators, (start, end, label)
@@ -288,6 +289,7 @@ def scopes(doc: Doc, rules: dict[str, Rule], own_size: str | None = None) -> lis
     causes = [s for s in found if s.label_ == CAUSE]
     parentheses: dict[int, list[tuple[int, int]]] = {}  # by sentence start
     text: str | None = None
+    bounds: Sentences | None = None
     out: list[Scope] = []
     for trig in found:
         rule = rules.get(trig.label_)
@@ -295,7 +297,9 @@ def scopes(doc: Doc, rules: dict[str, Rule], own_size: str | None = None) -> lis
             continue
         if rule.model_size and not _names_other_model(trig, own_size):
             continue
-        sent = doc[trig.start].sent
+        bounds = bounds or Sentences(doc)  # made once, only if a trigger needs it
+        first, last = bounds.around(trig.start)
+        sent = doc[first:last]
         if rule.unless_code_follows:
             text = doc.text if text is None else text  # built once, only if needed
             if _code_follows(text, sent):

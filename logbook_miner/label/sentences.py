@@ -11,6 +11,8 @@ doc each time (for a parse), which made a long pasted log quadratic.
 
 from __future__ import annotations
 
+from bisect import bisect_right
+
 import numpy as np
 from spacy.attrs import IS_PUNCT, IS_SPACE, ORTH, SENT_START
 from spacy.language import Language
@@ -52,3 +54,19 @@ def _sentencizer_starts(orth: list[int], punct: list[int]) -> list[int]:
         elif is_end:
             seen_end = True
     return out
+
+
+class Sentences:
+    """A doc's sentences as token bounds, read once: `Span.sent` walks token by token to
+    its sentence's ends, so asking it for each of many cues in one long sentence (log lines
+    wrapped into one: "loss 2.31 at step 100" on each line) is quadratic."""
+
+    def __init__(self, doc: Doc) -> None:
+        self.n = len(doc)
+        flags = doc.to_array([SENT_START]).tolist() if self.n else []
+        self.starts = [0] + [i for i, flag in enumerate(flags) if flag == 1 and i]
+
+    def around(self, i: int) -> tuple[int, int]:
+        """(start, end) of the sentence that token `i` is in, as `doc[i].sent` gives it."""
+        k = bisect_right(self.starts, i) - 1
+        return self.starts[k], self.starts[k + 1] if k + 1 < len(self.starts) else self.n
