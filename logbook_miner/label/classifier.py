@@ -38,7 +38,7 @@ from .numbers import mine
 from .rates import mine_rates
 from .ruler import optimise  # also registers the "anchored_span_ruler" factory
 from .sentences import Sentences, sentences  # noqa: F401 (registers "sentences")
-from .steps import goes_back, latest_trouble_step
+from .steps import kept_before_trouble
 from .trends import mine_trends
 
 TAXONOMY_PATH = DATA / "taxonomy.yaml"
@@ -213,7 +213,7 @@ class Classifier:
                     followed_by=frozenset(group.get("followed_by", ())),
                     counted=bool(group.get("counted", False)),
                     announced_ahead=bool(spec.get("announced_ahead", False)),
-                    before_trouble=bool(group.get("before_trouble", False)),
+                    before_trouble=frozenset(group.get("before_trouble", ())),
                 )
                 for pattern in group.get("phrases", []) + group.get("tokens", []):
                     patterns.append({"label": code, "pattern": optimise(pattern), "id": rule_id})
@@ -262,11 +262,7 @@ class Classifier:
                                         and _inside(cue.label, at) for rule, at in lines)
                             and not _announced(cue, entry))
             kept = self.consequences.kept(cues, entry)
-            if any(cue.rule.before_trouble for cue in kept):
-                latest = latest_trouble_step(
-                    kept, {field: getattr(entry, field) or "" for field in FIELDS})
-                kept = [cue for cue in kept
-                        if not cue.rule.before_trouble or goes_back(cue, latest)]
+            kept = kept_before_trouble(kept, entry)
             labels = [lb for lb in _best(kept) if lb.code not in self.marks]
             refers = [lb for lb in labels if lb.code == context.RECURRENCE]
             labels = [lb for lb in labels if lb.code != context.RECURRENCE]

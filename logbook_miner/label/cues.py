@@ -25,7 +25,7 @@ class Rule:
     followed_by: frozenset[str] = frozenset()  # drop it unless one of these tells what it caused
     counted: bool = False  # a count of events (rule 14): not the same event as another cue's
     announced_ahead: bool = False  # told in a sentence dated after its entry, it has not happened
-    before_trouble: bool = False  # its step must be earlier than the numeric trouble's (steps.py)
+    before_trouble: frozenset[str] = frozenset()  # its step precedes these codes' (steps.py)
 
 
 @dataclass(frozen=True, slots=True)
