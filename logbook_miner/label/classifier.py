@@ -298,7 +298,7 @@ class Classifier:
     ) -> Iterator[Cue]:
         """Every pattern match in one field that no context trigger modifies."""
         original = getattr(entry, field) or ""
-        bounds = Sentences(doc)
+        bounds = Sentences.of(doc)
         for span in doc.spans[SPANS_KEY]:
             rule = self.rules[span.id_]
             if span._.context is not None or (

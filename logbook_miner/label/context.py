@@ -297,7 +297,7 @@ def scopes(doc: Doc, rules: dict[str, Rule], own_size: str | None = None) -> lis
             continue
         if rule.model_size and not _names_other_model(trig, own_size):
             continue
-        bounds = bounds or Sentences(doc)  # made once, only if a trigger needs it
+        bounds = bounds or Sentences.of(doc)  # read only if a trigger needs it
         first, last = bounds.around(trig.start)
         sent = doc[first:last]
         if rule.unless_code_follows:

@@ -56,6 +56,9 @@ def _sentencizer_starts(orth: list[int], punct: list[int]) -> list[int]:
     return out
 
 
+_BOUNDS = "logbook_miner.sentence_bounds"  # a doc's Sentences, in doc.user_data
+
+
 class Sentences:
     """A doc's sentences as token bounds, read once: `Span.sent` walks token by token to
     its sentence's ends, so asking it for each of many cues in one long sentence (log lines
@@ -65,6 +68,14 @@ class Sentences:
         self.n = len(doc)
         flags = doc.to_array([SENT_START]).tolist() if self.n else []
         self.starts = [0] + [i for i, flag in enumerate(flags) if flag == 1 and i]
+
+    @classmethod
+    def of(cls, doc: Doc) -> Sentences:
+        """The doc's bounds, read on first use and kept on the doc: ConText and the cues
+        read the same doc's sentences."""
+        if _BOUNDS not in doc.user_data:
+            doc.user_data[_BOUNDS] = cls(doc)
+        return doc.user_data[_BOUNDS]
 
     def around(self, i: int) -> tuple[int, int]:
         """(start, end) of the sentence that token `i` is in, as `doc[i].sent` gives it."""
