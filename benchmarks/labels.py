@@ -218,9 +218,24 @@ def print_written(classifier: Classifier, paths: dict[str, Path], gold: list[dic
               f"{pooled['interventions']['f1']:>11.3f}")
 
 
+def print_codes(sets: dict[str, tuple[list[dict], list[dict], list[str]]]) -> None:
+    """Per code, true and false positives and misses in each set: counts only, so the
+    check side's can be watched without reading its text."""
+    per_code = {name: score(rows, gold, units)["per_code"]
+                for name, (rows, gold, units) in sets.items()}
+    codes = sorted({code for counts in per_code.values() for code in counts})
+    print(f"{'code':32}" + "".join(f"{name + ' tp/fp/fn':>24}" for name in sets))
+    for code in codes:
+        cells = ["/".join(str(per_code[name].get(code, {}).get(k, 0)) for k in ("tp", "fp", "fn"))
+                 for name in sets]
+        print(f"{code:32}" + "".join(f"{cell:>24}" for cell in cells))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--errors", action="store_true", help="print the tune side's errors")
+    parser.add_argument("--codes", action="store_true",
+                        help="print per-code counts for each side (Markdown only)")
     args = parser.parse_args()
     names = sorted(p.stem for p in (SHARED / "gold").glob("*.jsonl"))
     if not names:
@@ -230,6 +245,17 @@ def main() -> None:
     if args.errors:
         print_errors(predictions(classifier, shared_paths("md", names)), gold)
         print_errors(predictions(classifier, written), written_gold)
+        return
+    if args.codes:
+        units = sorted({g["logbook"] for g in gold})
+        real = predictions(classifier, shared_paths("md", names))
+        written_rows = predictions(classifier, written)
+        print_codes({f"{side} {name}": (rows, golds, [u for u in members
+                                                      if is_check(u) == (side == "check")])
+                     for name, rows, golds, members in (
+                         ("real", real, gold, units),
+                         ("written", written_rows, written_gold, sorted(written)))
+                     for side in ("tune", "check")})
         return
     units = sorted({g["logbook"] for g in gold})
     tune, check = [u for u in units if not is_check(u)], [u for u in units if is_check(u)]
