@@ -90,7 +90,8 @@ CHECK = ("bloom-tr11-176b-prequel", "cpm-live", "opt-175b-56_percent_update",
          "synth-irc-collective-log", "synth-rma-tracker-notes",
          "synth-medical-imaging-fm-notebook", "synth-monsoon-power-cluster-log",
          "synth-portuguese-lm-diary", "synth-custom-silicon-bringup", "synth-huddle-minutes",
-         "synth-math-rl-verifier-log")
+         "synth-math-rl-verifier-log", "synth-design-review-notes",
+         "synth-translated-pretrain-dailies")
 # A logbook split in two: entries before the date, or before the entry with this
 # heading, are tune; the rest check.
 SPLITS = {"cpm-live": "2022-10-01", "bloom-tr11-176b-prequel": "main-1"}
