@@ -170,7 +170,10 @@ class Classifier:
         # "...went into NaN." keeps its full stop by default (a capital before it reads as
         # an abbreviation); a word ending in lower-then-upper case, or in a number and its
         # unit ("200G.", "the 70B."), is no abbreviation.
-        suffixes = [*self.nlp.Defaults.suffixes, r"(?<=[a-z0-9][A-Z])\."]
+        # A number keeps its magnitude ("1M", "4K", "2T", as "6B" already does), so "batch
+        # 0.5M -> 1M" reads as two values; units of measure ("12 GB", "5 m") still split off.
+        suffixes = [*(s.replace("|T|G|M|K|", "|") for s in self.nlp.Defaults.suffixes),
+                    r"(?<=[a-z0-9][A-Z])\."]
         self.nlp.tokenizer.suffix_search = spacy.util.compile_suffix_regex(suffixes).search
         # A hyphenated word is one token ("low-quality", "re-launched", "oom-killed",
         # "--clip-grad"), so a cue's regex matches it whether or not the writer used the hyphen.
