@@ -247,18 +247,17 @@ def main() -> None:
         print_errors(predictions(classifier, shared_paths("md", names)), gold)
         print_errors(predictions(classifier, written), written_gold)
         return
-    if args.codes:
-        units = sorted({g["logbook"] for g in gold})
-        real = predictions(classifier, shared_paths("md", names))
-        written_rows = predictions(classifier, written)
-        print_codes({f"{side} {name}": (rows, golds, [u for u in members
-                                                      if is_check(u) == (side == "check")])
-                     for name, rows, golds, members in (
-                         ("real", real, gold, units),
-                         ("written", written_rows, written_gold, sorted(written)))
-                     for side in ("tune", "check")})
-        return
     units = sorted({g["logbook"] for g in gold})
+    if args.codes:
+        sets = {}
+        for name, rows, golds, members in (
+                ("real", predictions(classifier, shared_paths("md", names)), gold, units),
+                ("written", predictions(classifier, written), written_gold, sorted(written))):
+            for side in ("tune", "check"):
+                side_units = [u for u in members if is_check(u) == (side == "check")]
+                sets[f"{side} {name}"] = (rows, golds, side_units)
+        print_codes(sets)
+        return
     tune, check = [u for u in units if not is_check(u)], [u for u in units if is_check(u)]
     rows = {r: predictions(classifier, shared_paths(r, names)) for r in RENDERINGS}
     print(f"{'':43} " + " ".join(f"{r:^21}" for r in RENDERINGS))

@@ -289,7 +289,6 @@ def scopes(doc: Doc, rules: dict[str, Rule], own_size: str | None = None) -> lis
     causes = [s for s in found if s.label_ == CAUSE]
     parentheses: dict[int, list[tuple[int, int]]] = {}  # by sentence start
     text: str | None = None
-    bounds: Sentences | None = None
     out: list[Scope] = []
     for trig in found:
         rule = rules.get(trig.label_)
@@ -297,8 +296,7 @@ def scopes(doc: Doc, rules: dict[str, Rule], own_size: str | None = None) -> lis
             continue
         if rule.model_size and not _names_other_model(trig, own_size):
             continue
-        bounds = bounds or Sentences.of(doc)  # read only if a trigger needs it
-        first, last = bounds.around(trig.start)
+        first, last = Sentences.of(doc).around(trig.start)  # read once, kept on the doc
         sent = doc[first:last]
         if rule.unless_code_follows:
             text = doc.text if text is None else text  # built once, only if needed
