@@ -33,7 +33,7 @@ from ..segment.dates import leading_when, names_only_later_days
 from . import context, counters
 from .consequences import Consequences
 from .cues import FIELDS, Cue, Rule
-from .generated_cues import component_groups, edit_group, variable_groups
+from .generated_cues import component_groups, edit_group, variable_groups, variant_group
 from .numbers import mine
 from .rates import mine_rates
 from .ruler import optimise  # also registers the "anchored_span_ruler" factory
@@ -199,7 +199,9 @@ class Classifier:
         variables = variable_groups(taxonomy.get("variables", []), shared["set_verb"])
         components = component_groups(taxonomy.get("components", []), shared)
         for code, spec in taxonomy["codes"].items():
-            edits = edit_group(code, spec.get("settings", []), shared)
+            edits = [*edit_group(code, spec.get("settings", []), shared),
+                     *variant_group(code, spec.get("settings", []), spec.get("variants", []),
+                                    shared)]
             groups = [*spec.get("patterns", []), *edits, *variables.get(code, []),
                       *components.get(code, [])]
             for i, group in enumerate(groups):

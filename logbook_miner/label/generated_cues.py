@@ -35,22 +35,16 @@ def edit_group(code: str, settings: list[str], shared: dict) -> list[dict]:
     `shared` is taxonomy.yaml's token specs (a value, "to", a change verb)."""
     if not settings:
         return []
-    value, words = shared["value"], [_words(name) for name in settings]
+    value = shared["value"]
     # a change told in the past (taxonomy.yaml's `was`, the verb optional here), or in the
     # present with where the value went ("is adjusted from 1.5e-4 to 1.2e-4"): a bare present
     # may describe an effect ("then the LR is increased by 2x")
     past = {**shared["was"], "OP": "{0,2}"}
     where = {"LOWER": {"IN": [*shared["to"]["LOWER"]["IN"], "from", "at", "down", "up", "back"]}}
-    # names of one word are also flags and script variables, pasted in edits and diffs; a
-    # name of several words is one too when joined as a config key ("rope_theta", "micro-batch")
-    flags = "|".join("[-_]".join(parts) for parts in words)
-    groups = [[{"LOWER": {"REGEX": rf"^({part})$"}} for part in parts] for parts in words
-              if len(parts) > 1]
+    flags, groups = _setting_names(settings)
     tokens = []
     if flags:
-        # also a config file's dotted or prefixed key: "train.grad_clip", "eval_micro_batch_size"
-        key = {"LOWER": {"REGEX": rf"^(--?)?([a-z][\w-]*[._])*({flags})$"}}
-        groups.insert(0, [key])
+        key = groups[0][0]
         flag_set = {"LOWER": {"REGEX": rf"^(--?)?({flags})[=:]\S+$"}}  # "TP=4", "--pp:8"
         tokens += [
             [{"TEXT": {"REGEX": rf"(?i)^s([|/#])\(?(--?)?({flags})(\b|_|$)"}}],
@@ -120,6 +114,32 @@ def edit_group(code: str, settings: list[str], shared: dict) -> list[dict]:
              {"LOWER": "now"}, {"LOWER": {"IN": ["at", "set", "to", "="]}, "OP": "{0,2}"}, value],
         ]
     return [{"confidence": 0.8, "name": f"{code}#edited", "tokens": tokens}]
+
+
+def _setting_names(settings: list[str]) -> tuple[str, list[list[dict]]]:
+    """The settings' names joined as one regex of flags, and the token sequences that say a
+    setting: first its key (a flag, a config key), then each name of several words in prose."""
+    words = [_words(name) for name in settings]
+    # names of one word are also flags and script variables, pasted in edits and diffs; a
+    # name of several words is one too when joined as a config key ("rope_theta", "micro-batch")
+    flags = "|".join("[-_]".join(parts) for parts in words)
+    groups = [[{"LOWER": {"REGEX": rf"^({part})$"}} for part in parts] for parts in words
+              if len(parts) > 1]
+    if flags:
+        # also a config file's dotted or prefixed key: "train.grad_clip", "eval_micro_batch_size"
+        groups.insert(0, [{"LOWER": {"REGEX": rf"^(--?)?([a-z][\w-]*[._])*({flags})$"}}])
+    return flags, groups
+
+
+def variant_group(code: str, settings: list[str], words: list[dict], shared: dict) -> list[dict]:
+    """Cues that an experiment differs from another by one of a code's settings or `variants`
+    (token specs of its words): one of taxonomy.yaml's `variant_frames` ("same as Exp 9 but
+    with", "A1 = A0 +", "the only change:"), then what it changed."""
+    named = [*_setting_names(settings)[1], *([word] for word in words)]
+    if not named:
+        return []
+    tokens = [[*frame, *name] for frame in shared["variant_frames"] for name in named]
+    return [{"confidence": 0.8, "name": f"{code}#variant", "tokens": tokens}]
 
 
 _ARTICLE = {"LOWER": {"IN": ["the", "a", "an"]}, "OP": "?"}
