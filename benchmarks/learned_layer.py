@@ -146,11 +146,18 @@ def trained_on_written(real: list[dict], written: list[dict]) -> None:
     p = probabilities(train, check + real)
     print()
     print(header(f"trained on {len({r['logbook'] for r in train})} written tune logbooks"))
-    for name, part in ((f"written check ({len({r['logbook'] for r in check})} logbooks)",
-                        slice(0, len(check))),
-                       ("the ten real logbooks", slice(len(check), None))):
-        test = (check + real)[part]
-        chances = {code: values[part] for code, values in p.items()}
+    tested, first_real = check + real, len(check)
+    real_check = {r["logbook"] for r in real if r["logbook"] in CHECK}
+    on_real = range(first_real, len(tested))
+    parts = {f"written check ({len({r['logbook'] for r in check})} logbooks)": range(first_real),
+             "the ten real logbooks": on_real,
+             f"  real check ({len(real_check)}, whole)":
+                 [i for i in on_real if tested[i]["logbook"] in real_check],
+             f"  real tune ({10 - len(real_check)})":
+                 [i for i in on_real if tested[i]["logbook"] not in real_check]}
+    for name, part in parts.items():
+        test = [tested[i] for i in part]
+        chances = {code: values[list(part)] for code, values in p.items()}
         print(line(name, [counts(test, predicted(test, chances, way)) for way in WAYS.values()]))
 
 
