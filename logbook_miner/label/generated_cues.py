@@ -1,8 +1,10 @@
 """Cue patterns the classifier makes from taxonomy.yaml's data, not written out in it.
 
 A code's `settings` become the ways a setting is said to change ("lr down from 3e-4 to
-2e-4", a pasted sed edit, "dropout set to 0.0"); `variables` the ways an environment
-variable is said to be set; `components` the ways a part is said to fail. Each returns
+2e-4", a pasted sed edit, "dropout set to 0.0") and, with its `variants`, the ways an
+experiment is said to differ from another ("same as Exp 9 but with `lr=1e-5`");
+`variables` the ways an environment variable is said to be set; `components` the ways a
+part is said to fail. Each returns
 pattern groups in the shape of taxonomy.yaml's own (`confidence`, `name`, `tokens`, ...),
 so the classifier treats them like any other.
 """
@@ -44,7 +46,7 @@ def edit_group(code: str, settings: list[str], shared: dict) -> list[dict]:
     flags, groups = _setting_names(settings)
     tokens = []
     if flags:
-        key = groups[0][0]
+        key = groups[0][0]  # the setting as a flag or a config key
         flag_set = {"LOWER": {"REGEX": rf"^(--?)?({flags})[=:]\S+$"}}  # "TP=4", "--pp:8"
         tokens += [
             [{"TEXT": {"REGEX": rf"(?i)^s([|/#])\(?(--?)?({flags})(\b|_|$)"}}],
