@@ -27,6 +27,9 @@ _WAS = {"LOWER": {"IN": ["was", "previously", "formerly", "from"]}}  # "(was 96)
 _KEY_VALUE = {"ORTH": {"IN": [":", "="]}}  # a config line's key and value: "clip_grad: 0.6"
 _TICK = {"ORTH": "`", "OP": "?"}  # a name written as code: "`lr_decay_iters` changed"
 _PRESENT = {"LOWER": {"IN": ["is", "are"]}}
+_OF_WHAT = {"LOWER": {"IN": ["for", "of", "in", "on"]}}  # "the LR for the router weights"
+# what a setting's name may end in: "the gradient accumulation steps were reduced"
+_NAMED_AS = {"LOWER": {"IN": ["steps", "setting", "settings", "value", "values", "factor"]}}
 
 
 def edit_group(code: str, settings: list[str], shared: dict) -> list[dict]:
@@ -57,9 +60,10 @@ def edit_group(code: str, settings: list[str], shared: dict) -> list[dict]:
             # PP=12, DP=8 today", "with DP=64 instead of 32"
             [shared["change_verb"], {"IS_PUNCT": False, "OP": "{0,2}"}, {"LOWER": "to"}, flag_set],
             [flag_set, {"LOWER": "instead"}, {"LOWER": "of"}, value],
-            # a flag with its value and the old one: "--nodes=128 (was 96)"
-            [{"LOWER": {"REGEX": rf"^--?({flags})=\S+$"}}, {"IS_SPACE": True, "OP": "?"},
-             {"ORTH": "("}, _WAS],
+            # a flag with its value and the old one, or said to be the value now: "--nodes=128
+            # (was 96)", "eval_interval=1000 (was 250)", "per_device_train_batch_size=16 now"
+            [flag_set, {"IS_SPACE": True, "OP": "?"}, {"ORTH": "("}, _WAS],
+            [flag_set, {"LOWER": "now"}],
             # a config line (its key is a flag's joined words) beside its old value or the step
             # it holds from: "`clip_grad: 0.6` (was 1.0)", "`moe.capacity_factor: 1.5` from
             # step 72,000 on" (not "Seed: 43 (from the beginning)")
@@ -98,6 +102,19 @@ def edit_group(code: str, settings: list[str], shared: dict) -> list[dict]:
             # dropout disabled", "the auxiliary loss weight was reduced to 0.1",
             # "(`lr_decay_iters` changed to match)"
             [*setting, _TICK, past, shared["changed"]],
+            # the setting named with what it is of or for: "the LR for the router weights was
+            # halved", "the gradient accumulation steps were reduced", "the dropout in the
+            # attention layers was set to 0"
+            [*setting, _OF_WHAT, {"IS_PUNCT": False, "OP": "{1,4}"}, shared["was"],
+             shared["changed"]],
+            [*setting, _NAMED_AS, _TICK, past, shared["changed"]],
+            # "stepped the LR down to the value of step 60k", "brought the batch size up to 2048"
+            [{"LOWER": {"IN": ["the", "our"]}}, *setting, {"LOWER": {"IN": ["down", "up"]}},
+             {"LOWER": {"IN": ["to", "by"]}}],
+            # the new value before the setting: "v4 moved to a 16k context", "went to 4k warmup"
+            [{"LOWER": {"IN": ["moved", "went", "switched", "changed", "increased", "reduced",
+                                "raised", "lowered", "cut", "dropped", "bumped"]}},
+             {"LOWER": "to"}, {"LOWER": {"IN": ["a", "an"]}, "OP": "?"}, value, *setting],
             [*setting, _TICK, _PRESENT, shared["changed"], where],
             # "the global batch went up to 1152", "decay horizon moved from 286k to 357k", "LR
             # × 0.7"
