@@ -65,6 +65,13 @@ def test_a_zero_said_before_what_it_counts() -> None:
     assert named("quiet night\n- 0 requeues\n  0 NaNs") == ["requeues", "NaNs"]
 
 
+def test_a_field_that_says_none_names_what_was_not_done() -> None:
+    """A report's field whatever it names ("Workaround:"), when its value is none."""
+    assert named("**Workaround:** None yet. CHG0048120 submitted.") == ["Workaround"]
+    assert named("**Workaround / fix:** nothing to fix in our code.") == ["Workaround / fix"]
+    assert named("- Mitigation: n/a\n- Fix: pinned torch==2.3.1") == ["Mitigation"]
+
+
 @pytest.mark.parametrize("text", [
     "NCCL error on rank: 0",  # a rank, not a count
     "rank 0 crashes with OOM",  # an id before its event

@@ -14,10 +14,13 @@ import re
 
 # a cell that says nothing ("-" and "n/a" are a table's empty cell), and a zero or an empty
 # value ("[]" and "null" are a JSON one; "ok" says a check found nothing)
-_EMPTY = r"none|nil|n/a|[-–—]"
+_EMPTY = r"none|nothing|nil|n/a|[-–—]"
 _NONE = rf"0+(?:\.0+)?%?|{_EMPTY}|\[\]|null|false|ok"
 # a value that counts none, or a check's pass ("OK", "✅")
 _ZERO = re.compile(rf"(?i)^(?:{_NONE}|zero|pass(ed|ing)?|healthy|green|✅|✓|✔)$")
+# a value that says there is none of what the field names, whatever it names ("Workaround:
+# none yet", "Fix: n/a"), where a 0 may be an id ("rank: 0")
+_ABSENT = re.compile(rf"(?i)^(?:{_EMPTY})$")
 _NUMBER = re.compile(r"(?i)^[~<>]?\d[\d.,_]*[kmb%x]?$")
 # a cell that holds a value, not a name: "0", "n/a", "5/0", "4,250 → 6,920"
 _VALUE = re.compile(rf"(?i)^([~<>]?\d[\d.,_ /%→>-]*[kmb%x]?|{_EMPTY}|ok)$")
@@ -121,7 +124,8 @@ def _field_spans(at: int, line: str) -> list[Span]:
         return _named_zero(at + key.start("name"), key["name"], key["value"], counted=False)
     for piece in re.finditer(r"[^|,;·]+", line):
         field = _FIELD.match(piece[0])
-        if field and not _STILL_GOING.match(field["rest"]):
+        # ("0 to 3" is a range, "nothing to fix" is none)
+        if field and (_ABSENT.match(field["value"]) or not _STILL_GOING.match(field["rest"])):
             layout = _KEY.match(field["name"]) or field["leader"] not in ":="
             spans += _named_zero(at + piece.start() + field.start("name"), field["name"],
                                  field["value"], counted=not layout)
@@ -144,8 +148,8 @@ def _named_zero(at: int, name: str, value: str, counted: bool = True) -> list[Sp
     words = re.sub(r"\([^)]*\)", " ", name).split()
     # a field's name is a few words, none a number ("after 100 iterations on lr=0" is prose)
     named = len(words) <= _MAX_NAME_WORDS and not any(map(_NUMBER.match, words))
-    if all(_ZERO.match(v) for v in values) and (
-            not counted or (named and any(map(_COUNTED.search, words)))):
+    says_none = any(map(_COUNTED.search, words)) or all(map(_ABSENT.match, values))
+    if all(_ZERO.match(v) for v in values) and (not counted or (named and says_none)):
         return [(at, at + len(name))]
     return []
 
