@@ -95,9 +95,6 @@ def edit_group(code: str, settings: list[str], shared: dict) -> list[dict]:
             # a relaunch with the setting's value: "Restarted from 35,500 with `eval_interval: 0`"
             [shared["relaunched"], {"IS_PUNCT": False, "OP": "{0,8}"}, {"LOWER": "with"}, _TICK,
              *setting, _TICK, {"ORTH": {"IN": [":", "="]}, "OP": "?"}, value],
-            # "fixed `FFN_HIDDEN_SIZE`", "lowered --lr", "bumped SEQ_LEN to 4096"
-            [shared["change_verb"], {"LOWER": {"IN": ["the", "our"]}, "OP": "?"},
-             _TICK, *setting],
             # "dropout set to 0.0", "eval iterations reduced from 100 to 20", "attention
             # dropout disabled", "the auxiliary loss weight was reduced to 0.1",
             # "(`lr_decay_iters` changed to match)"
@@ -132,7 +129,13 @@ def edit_group(code: str, settings: list[str], shared: dict) -> list[dict]:
             [*setting, _TICK, {"LOWER": {"IN": ["is", "are", "'s"]}, "OP": "?"},
              {"LOWER": "now"}, {"LOWER": {"IN": ["at", "set", "to", "="]}, "OP": "{0,2}"}, value],
         ]
-    return [{"confidence": 0.8, "name": f"{code}#edited", "tokens": tokens}]
+    # "fixed `FFN_HIDDEN_SIZE`", "lowered --lr", "bumped SEQ_LEN to 4096"; not a verb's
+    # participle as an adjective ("shuffle with a fixed seed", "the lowered LR")
+    verb_first = [[shared["change_verb"], {"LOWER": {"IN": ["the", "our"]}, "OP": "?"}, _TICK,
+                   *setting] for setting in groups]
+    return [{"confidence": 0.8, "name": f"{code}#edited", "tokens": tokens},
+            {"confidence": 0.8, "name": f"{code}#edited", "tokens": verb_first,
+             "not_after": ["a", "an", "the", "with", "per", "our", "its", "their", "same"]}]
 
 
 def _setting_names(settings: list[str]) -> tuple[str, list[list[dict]]]:
