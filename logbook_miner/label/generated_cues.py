@@ -108,7 +108,7 @@ def edit_group(code: str, settings: list[str], shared: dict) -> list[dict]:
             # "stepped the LR down to the value of step 60k", "brought the batch size up to 2048"
             [{"LOWER": {"IN": ["the", "our"]}}, *setting, {"LOWER": {"IN": ["down", "up"]}},
              {"LOWER": {"IN": ["to", "by"]}}],
-            # the new value before the setting: "v4 moved to a 16k context", "went to 4k warmup"
+            # the new value before the setting: "went to 4k warmup", "moved to a 4096 seq len"
             [{"LOWER": {"IN": ["moved", "went", "switched", "changed", "increased", "reduced",
                                 "raised", "lowered", "cut", "dropped", "bumped"]}},
              {"LOWER": "to"}, {"LOWER": {"IN": ["a", "an"]}, "OP": "?"}, value, *setting],
