@@ -11,6 +11,34 @@ so the classifier treats them like any other.
 
 from __future__ import annotations
 
+import itertools
+
+
+def _spellings(name: str) -> list[str]:
+    """A setting's name as names whose spaces all lie outside parentheses, so each word is one
+    token's regex: "(number of|num) layers" is "number of layers" and "num layers",
+    "nesterov( momentum)?" is "nesterov" and "nesterov momentum", "data ?loader" is
+    "data loader" and "dataloader"."""
+    if (space := name.find(" ?")) >= 0:
+        return [*_spellings(name[:space] + " " + name[space + 2:]),
+                *_spellings(name[:space] + name[space + 2:])]
+    depth = 0
+    for i, ch in enumerate(name):
+        if ch == "(" and depth == 0:
+            start, bars = i, []
+        elif ch == "|" and depth == 1:
+            bars.append(i)
+        depth += (ch == "(") - (ch == ")")
+        if ch == ")" and depth == 0 and " " in name[start:i]:
+            optional = name[i + 1:i + 2] == "?"
+            cuts = [start, *bars, i]
+            choices = [name[a + 1:b] for a, b in itertools.pairwise(cuts)] + [""] * optional
+            rest = name[i + 1 + optional:]
+            return list(dict.fromkeys(
+                spelling for choice in choices
+                for spelling in _spellings(" ".join((name[:start] + choice + rest).split()))))
+    return [name]
+
 
 def _words(name: str) -> list[str]:
     """A setting's name split at its spaces outside parentheses: one regex per word."""
@@ -141,7 +169,7 @@ def edit_group(code: str, settings: list[str], shared: dict) -> list[dict]:
 def _setting_names(settings: list[str]) -> tuple[str, list[list[dict]]]:
     """The settings' names joined as one regex of flags, and the token sequences that say a
     setting: first its key (a flag, a config key), then each name of several words in prose."""
-    words = [_words(name) for name in settings]
+    words = [_words(spelling) for name in settings for spelling in _spellings(name)]
     # names of one word are also flags and script variables, pasted in edits and diffs; a
     # name of several words is one too when joined as a config key ("rope_theta", "micro-batch")
     flags = "|".join("[-_]".join(parts) for parts in words)
