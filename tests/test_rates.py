@@ -71,3 +71,17 @@ def test_bloom_hardware_rate_is_about_one_a_week(shared, tmp_path):
     store.ingest([shared / "logbooks" / "pdf" / "bloom-tr11-176b.pdf"])
     rows = {r["family"]: r for r in store.mtbf(by="family").to_dict("records")}
     assert 84 <= rows["hardware"]["reported_mtbf_hours"] <= 336
+
+
+def test_mtbf_of_notes_that_never_name_their_cluster(tmp_path):
+    """No node or GPU count in the notes: `mtbf` still answers, without per-node columns."""
+    from logbook_miner import Store
+
+    notes = tmp_path / "notes.md"
+    notes.write_text("# Run notes\n\n## 2024-03-10\n\nThe job crashed with an NCCL timeout; "
+                     "that makes 9 restarts since 2024-03-01.\n", encoding="utf-8")
+    store = Store(tmp_path / "x.duckdb")
+    store.ingest([notes])
+    [row] = store.mtbf().to_dict("records")
+    assert row["reported_events"] == 9 and row["reported_mtbf_hours"] == 24
+    assert "nodes" not in row and "node_mtbf_hours" not in row

@@ -354,8 +354,10 @@ def mtbf_table(db: str | Path | None = None, logbook: str | None = None, by: str
     """
     import pandas as pd
 
-    table = pd.DataFrame(_mtbf_records(db, logbook, by, confidence, settings)).astype(
-        {"failures": "Int64", "nodes": "Int64", "gpus": "Int64"}, errors="ignore")
+    table = pd.DataFrame(_mtbf_records(db, logbook, by, confidence, settings))
+    # counts as integers; the cluster's size is there only when the logbook states it
+    table = table.astype({column: "Int64" for column in ("failures", "nodes", "gpus")
+                          if column in table.columns})
     return table[_mtbf_columns(table.columns)]
 
 
