@@ -260,3 +260,23 @@ def test_a_file_it_cannot_use_is_refused_before_anything_is_stored(db, tmp_path,
     assert line.startswith(f"error: {path}: ") and reason in line
     with duckdb.connect(str(db), read_only=True) as con:
         assert con.execute("SELECT count(*) FROM corrections").fetchone() == (0,)
+
+
+def test_a_decision_keeps_the_rates_the_entry_states(tmp_path):
+    """Applying a decision to an entry keeps the rest of what it found: the rate it states
+    ("9 restarts since ...") still feeds `mtbf`'s reported MTBF."""
+    from logbook_miner import Store
+
+    notes = tmp_path / "notes.md"
+    notes.write_text("# Run notes\n\n## 2024-03-10\n\nThe job crashed again with an NCCL "
+                     "timeout; that makes 9 restarts since 2024-03-01.\n", encoding="utf-8")
+    store = Store(tmp_path / "x.duckdb")
+    store.ingest([notes])
+    before = store.mtbf().to_dict("records")
+    assert before[0]["reported_mtbf_hours"] > 0
+    store.review(tmp_path / "review.csv", below=1.01)
+    records = read_csv(tmp_path / "review.csv")
+    records[0]["decision"] = "reject"
+    store.review(apply=write_csv(tmp_path / "review.csv", records))
+    after = store.mtbf().to_dict("records")
+    assert after[0]["reported_mtbf_hours"] == before[0]["reported_mtbf_hours"]

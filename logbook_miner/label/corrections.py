@@ -60,7 +60,7 @@ def apply(entries: Iterable[LabelledEntry], corrections: list[Correction]) -> li
         key = (le.entry.heading, le.entry.date)
         if key in by_entry:
             matched.add(key)
-            le = LabelledEntry(le.entry, _correct(le, by_entry[key]), le.metrics)
+            le = replace(le, labels=_correct(le, by_entry[key]))
         out.append(le)
     for key, unmatched in by_entry.items():
         if key not in matched:
