@@ -26,7 +26,8 @@ from pathlib import Path
 from typing import Protocol
 
 from .errors import ArgumentError
-from .models import Entry, LabelledEntry
+from .label import default_classify
+from .models import Classify, Entry, LabelledEntry
 from .read import (
     DEFAULT_PDF_BACKEND,
     SUPPORTED_SUFFIXES,
@@ -42,7 +43,6 @@ from .segment import dates
 from .segment.entries import segment
 from .store import LogbookRecord, connect, default_db, load_entries, save_logbook, stored_sha256
 
-Classify = Callable[[Sequence[Entry]], list[LabelledEntry]]
 _CONTROL = re.compile(r"[\x00-\x1f\x7f\u2028\u2029]+")
 # Starting a worker (a Python with spaCy and the classifier) costs about a second, so a pool
 # pays only for more work than this, estimated from PDF pages and text bytes.
@@ -207,24 +207,24 @@ def ingest(paths: Iterable[str | Path], db: str | Path | None = None, name: str 
         # manager thread ("OSError: [Errno 9] Bad file descriptor")
         with closing(_parse_all(todo, timezone, classify, pdf_backend, workers or _cores(),
                                 progress.page if progress else None)) as parsed:
-            for source, sha, result in zip(_reported(sources, progress), shas, ingested,
+            for source, sha, result in zip(_with_progress(sources, progress), shas, ingested,
                                            strict=True):
                 if not sha:
                     continue
                 parsed_one, error = next(parsed)
-                print_ = None if force or parsed_one is None else fingerprint(
+                shingles = None if force or parsed_one is None else fingerprint(
                     le.entry for le in parsed_one.entries)
-                result.same_as = kept.same_as(print_) if print_ and source.in_folder else None
+                result.same_as = kept.same_as(shingles) if shingles and source.in_folder else None
                 if result.same_as:
                     result.status = "duplicate"
                     continue
                 _store(con, source, sha, parsed_one, error, result)
-                if print_ and result.status == "ingested":
-                    kept.add(source.label, print_)
+                if shingles and result.status == "ingested":
+                    kept.add(source.label, shingles)
     return results
 
 
-def _reported(sources: list[Source], progress: Progress | None) -> Iterator[Source]:
+def _with_progress(sources: list[Source], progress: Progress | None) -> Iterator[Source]:
     """The sources, telling `progress` as each one's work (parse and store) is done."""
     if progress:
         progress.start(len(sources))
@@ -286,7 +286,7 @@ def _parse_all(sources: list[Source], timezone: str | None, classify: Classify |
         return
     if (workers < 2 or len(sources) < 2 or not _picklable(classify)
             or estimated_seconds(sources) < _POOL_MIN_SECONDS):
-        classify = classify or _default_classifier()
+        classify = classify or default_classify()
         for source in sources:
             yield _attempt(parse, source, timezone, classify, pdf_backend, on_page)
         return
@@ -324,7 +324,7 @@ def _start_worker(classify: Classify | None, parent: int) -> None:
         ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
         if os.getppid() != parent:  # the parent died before the signal was armed
             os._exit(1)
-    _worker_classify = classify or _default_classifier()
+    _worker_classify = classify or default_classify()
 
 
 def _parse_in_worker(source: Source, timezone: str | None,
@@ -362,9 +362,3 @@ def _one_line(text: str) -> str:
 def no_labels(entries: Sequence[Entry]) -> list[LabelledEntry]:
     """A classifier that finds nothing: store entries now, label them later."""
     return [LabelledEntry(entry) for entry in entries]
-
-
-def _default_classifier() -> Classify:
-    from .label.classifier import Classifier  # spaCy loads only when something is to be labelled
-
-    return Classifier().classify

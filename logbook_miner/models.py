@@ -6,12 +6,14 @@ so these classes are the whole contract between modules.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from pathlib import Path
 
 FAULT = "fault"
 INTERVENTION = "intervention"
+KINDS = (FAULT, INTERVENTION)  # the order labels are listed in
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,7 +38,7 @@ class Document:
     """What a reader returns: the lines of one file plus what it knows of the file."""
 
     path: Path
-    format: str  # "pdf", "markdown" or "text"
+    format: str  # "pdf", "markdown", "text", "docx", "html"; "mixed" for a folder of several
     lines: list[Line]
     pages: int | None = None
     title: str | None = None
@@ -121,3 +123,12 @@ class LabelledEntry:
     labels: list[Label] = field(default_factory=list)
     metrics: list[Metric] = field(default_factory=list)
     rates: list[Rate] = field(default_factory=list)
+
+
+# a classifier as the stages see it: a logbook's entries in, each with what was found in it out
+Classify = Callable[[Sequence[Entry]], list[LabelledEntry]]
+
+
+def in_kind_order(labels: Iterable[Label]) -> list[Label]:
+    """Faults first, then interventions, each by code: the order an entry's labels are kept in."""
+    return sorted(labels, key=lambda lb: (KINDS.index(lb.kind), lb.code))

@@ -27,7 +27,7 @@ from spacy.attrs import NORM, ORTH
 from spacy.tokenizer import Tokenizer
 from spacy.tokens import Doc
 
-from ..models import FAULT, INTERVENTION, Entry, Label, LabelledEntry
+from ..models import FAULT, KINDS, Entry, Label, LabelledEntry, in_kind_order
 from ..resources import DATA
 from ..segment.dates import leading_when, names_only_later_days
 from . import context, counters
@@ -44,7 +44,6 @@ from .trends import mine_trends
 TAXONOMY_PATH = DATA / "taxonomy.yaml"
 CONTEXT_PATH = DATA / "context.yaml"
 SPANS_KEY = "taxonomy"
-KINDS = (FAULT, INTERVENTION)
 _SOFT_BEFORE = ",-(/+%&"  # a line ending in these stopped mid-sentence
 _WRAP_WIDTH = 60  # characters: a shorter line ended on purpose
 _COLUMN_GAP = re.compile(r"(?<=\S) {2,}(?=\S)")  # spaces that align a table's columns
@@ -426,4 +425,4 @@ def _best(cues: list[Cue]) -> list[Label]:
         held = best.get(label.code)
         if held is None or key < (-held.confidence, order[held.field], held.start):
             best[label.code] = label
-    return sorted(best.values(), key=lambda lb: (KINDS.index(lb.kind), lb.code))
+    return in_kind_order(best.values())

@@ -16,12 +16,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from datetime import date
 
-from ..models import FAULT, INTERVENTION, Label, LabelledEntry
+from ..models import Label, LabelledEntry, in_kind_order
 
 ACCEPT, REJECT, REPLACE = "accept", "reject", "replace"
 REVIEW_SOURCE = "review"  # the `source` of a label a person added
 VERIFIED_CONFIDENCE = 1.0
-_KINDS = (FAULT, INTERVENTION)
 
 log = logging.getLogger(__name__)
 
@@ -85,7 +84,7 @@ def _correct(le: LabelledEntry, decided: list[Correction]) -> list[Label]:
         labels[final] = Label(kind=c.kind, code=final, evidence=anchor.evidence,
                               field=anchor.field, start=anchor.start, end=anchor.end,
                               source=REVIEW_SOURCE, confidence=VERIFIED_CONFIDENCE)
-    return sorted(labels.values(), key=lambda lb: (_KINDS.index(lb.kind), lb.code))
+    return in_kind_order(labels.values())
 
 
 def _anchor(le: LabelledEntry, c: Correction) -> Label:

@@ -8,8 +8,9 @@ from pathlib import Path
 
 import duckdb
 
-from ..ingest import Classify
+from ..models import Classify
 from ..store import choose_logbooks, connect, default_db, load_entries, replace_annotations
+from . import default_classify
 
 
 def relabel(db: str | Path | None = None, logbooks: Sequence[str] | None = None,
@@ -22,10 +23,7 @@ def relabel(db: str | Path | None = None, logbooks: Sequence[str] | None = None,
 def relabel_stored(con: duckdb.DuckDBPyConnection, logbooks: Sequence[str] | None = None,
                    classify: Classify | None = None) -> dict[str, int]:
     chosen = choose_logbooks(con, logbooks)
-    if classify is None:
-        from .classifier import Classifier  # spaCy loads only when something is to be labelled
-
-        classify = Classifier().classify
+    classify = classify or default_classify()
     stored = {}
     for logbook in chosen:
         labelled = classify(load_entries(con, logbook))

@@ -21,10 +21,10 @@ from datetime import date
 from pathlib import Path
 
 from .. import sqlfiles
-from ..models import Entry
+from ..models import Classify, Entry
 from ..store import connect, default_db, load_entries, save_corrections, transaction
 from . import corrections as cx
-from .relabel import Classify, relabel_stored
+from .relabel import relabel_stored
 
 _ADD = ("accept", "add")
 
