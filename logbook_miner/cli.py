@@ -20,6 +20,7 @@ import click
 from . import __version__
 from .api import Store
 from .errors import ArgumentError
+from .present.cli_output import FORMATS
 from .store import StoreError, StoreLocked
 
 EXIT_BAD_INPUT = 1
@@ -144,7 +145,9 @@ def ingest(paths, db, name, timezone, as_one, force, no_label, workers, pdf_back
     for result in results:
         click.echo(result.summary(), err=result.status == "error")
     if not results:
-        click.echo("error: no supported files (.pdf, .md, .txt, .docx, .html) found", err=True)
+        from .read import SUPPORTED_SUFFIXES
+
+        click.echo(f"error: no supported files ({', '.join(SUPPORTED_SUFFIXES)}) found", err=True)
     if not results or any(r.status == "error" for r in results):
         sys.exit(EXIT_BAD_INPUT)
 
@@ -209,7 +212,7 @@ def export(db, out, fmt, logbooks, partition_by) -> None:
 
 
 format_option = click.option(
-    "--format", "fmt", type=click.Choice(["table", "csv", "json"]), default="table",
+    "--format", "fmt", type=click.Choice(FORMATS), default="table",
     show_default=True, help="table to read; csv or json (list of objects) for tools.",
 )
 

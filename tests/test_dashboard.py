@@ -587,6 +587,6 @@ def test_the_notes_reported_rate_is_shown_and_priced(tmp_path, shared):
     hours = float(reported["value"].removesuffix(" h"))
     assert 6 <= hours <= 24
     assert "entries undercount" in reported["note"]
-    start = cost_defaults(data, layout, "opt-175b")
+    start = cost_defaults(data, "opt-175b")
     assert start["failures_per_day"] == pytest.approx(24 / hours, rel=0.01)
     assert start["reported"] == ["failures_per_day"]

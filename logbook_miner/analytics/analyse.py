@@ -382,13 +382,13 @@ def _mtbf_records(db: str | Path | None, logbook: str | None, by: str | None,
 
     if by not in (None, "family"):
         raise QueryError(f"by must be 'family' or nothing, not {by!r}")
-    query, stated = load_query("mtbf_inputs"), load_query("reported_rates")
+    query, rates_query = load_query("mtbf_inputs"), load_query("reported_rates")
     params = {"logbook": logbook, "by": by or "all"}
     with session(db, settings) as con:
         _check_logbook(con, logbook)
         inputs = _first_rows(con, query.sql, None, _bind(query, params)).dicts()
         reported = {(r["logbook"], r["family"]): r for r in _first_rows(
-            con, stated.sql, None, _bind(stated, params)).dicts()}
+            con, rates_query.sql, None, _bind(rates_query, params)).dicts()}
     rows = []
     for row in inputs:
         head = {"logbook": row["logbook"], "family": row["family"]}

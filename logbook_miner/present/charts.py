@@ -180,7 +180,7 @@ def cumulative(counts: pd.DataFrame, mtbf: pd.DataFrame) -> alt.Chart:
 def _mtbf_line(row) -> str:
     if row.mtbf_hours is None or pd.isna(row.mtbf_hours):
         return (f"{row.logbook}: no failures in {row.observed_hours:,.0f} h; "
-                f"MTBF > {row.mtbf_ci_low_hours:,.0f} h (95% lower bound)")
+                f"MTBF > {row.mtbf_ci_low_hours:,.0f} h (97.5% one-sided lower bound)")
     return (f"{row.logbook}: MTBF {row.mtbf_hours:,.0f} h (95% CI {row.mtbf_ci_low_hours:,.0f}"
             f"–{row.mtbf_ci_high_hours:,.0f} h), {row.failures} stop(s) in "
             f"{row.observed_hours:,.0f} h")

@@ -32,12 +32,6 @@ _WIDE = 8  # columns beyond which a one-row table prints as field/value lines
 _DEFAULT_COLUMNS = 120  # the width of a table when the output is not a terminal
 _MISSING = "n/a"
 
-format_option = click.option(
-    "--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True,
-    help="table for reading, csv or json for tools.",
-)
-
-
 def plain(value: Any) -> Any:
     """A cell as a JSON-able Python value."""
     if type(value).__module__.startswith(("numpy", "pandas")):

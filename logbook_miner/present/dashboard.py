@@ -37,18 +37,17 @@ from . import charts, charts_training
 from .dashboard_data import DashboardData, load
 
 PAGE_DIR = DASHBOARDS
-CHARTS: dict[str, Callable[[DashboardData, dict], alt.TopLevelMixin]] = {
-    "timeline": lambda d, _: charts.timeline(d.markers, d.runs, d.logbooks),
-    "cumulative": lambda d, _: charts.cumulative(d.cumulative, d.mtbf_by_logbook),
-    "reliability": lambda d, _: charts.reliability(d.families, d.logbooks, default_logbook(d)),
-    "outcomes": lambda d, _: charts.outcomes(d.outcomes, d.outcome_hours, d.logbooks,
-                                             default_logbook(d)),
-    "fault_mix": lambda d, _: charts.fault_mix(d.fault_mix, d.pareto, d.logbooks,
-                                               default_logbook(d)),
-    "metrics": lambda d, _: charts_training.training_metrics(
+CHARTS: dict[str, Callable[[DashboardData], alt.TopLevelMixin]] = {
+    "timeline": lambda d: charts.timeline(d.markers, d.runs, d.logbooks),
+    "cumulative": lambda d: charts.cumulative(d.cumulative, d.mtbf_by_logbook),
+    "reliability": lambda d: charts.reliability(d.families, d.logbooks, default_logbook(d)),
+    "outcomes": lambda d: charts.outcomes(d.outcomes, d.outcome_hours, d.logbooks,
+                                          default_logbook(d)),
+    "fault_mix": lambda d: charts.fault_mix(d.fault_mix, d.pareto, d.logbooks,
+                                            default_logbook(d)),
+    "metrics": lambda d: charts_training.training_metrics(
         d.metrics, d.markers[d.markers["kind"] != "restart"]),
-    "cost": lambda d, layout: charts_training.cost_simulator(
-        cost_defaults(d, layout, default_logbook(d))),
+    "cost": lambda d: charts_training.cost_simulator(cost_defaults(d, default_logbook(d))),
 }
 VL_VERSION = "_".join(alt.SCHEMA_VERSION.split(".")[:2])  # "v6_4": the Vega-Lite Altair speaks
 EMBED_OPTIONS = {"renderer": "svg", "actions": False}
@@ -79,7 +78,7 @@ def chart_specs(data: DashboardData, layout: dict, validate: bool = False) -> di
     Altair's schema check costs more than building the charts, so builds skip it and
     the tests run it (`validate=True`) on every builder.
     """
-    return {s["id"]: CHARTS[s["id"]](data, layout).to_dict(validate=validate)
+    return {s["id"]: CHARTS[s["id"]](data).to_dict(validate=validate)
             | {"config": layout["theme"]}
             for s in layout["sections"] if s["kind"] == "chart"}
 
@@ -158,8 +157,9 @@ def undated(data: DashboardData) -> dict[str, str]:
     return {lb: "no dated entries" for lb, f in data.per_logbook.items() if not f["dated"]}
 
 
-def cost_defaults(data: DashboardData, layout: dict, logbook: str | None) -> dict[str, Any]:
-    """Simulator start values: one logbook's failure rate, MTTR and cluster, else layout defaults.
+def cost_defaults(data: DashboardData, logbook: str | None) -> dict[str, Any]:
+    """Simulator start values: one logbook's failure rate, MTTR and cluster, else what
+    `simulate` assumes (data/cost_assumptions.yaml).
 
     Rate and GPU count come from the same logbook (a rate of one job on another's cluster
     prices nothing real). The rate is the notes' own where the entries undercount it, as
@@ -200,7 +200,7 @@ def kpis(data: DashboardData, layout: dict, logbook: str) -> list[dict[str, str]
         mtbf_value, mtbf_note = "n/a", "no dated observation window"
     elif mtbf["mtbf_hours"] is None:
         mtbf_value = empty["no_failures"]
-        mtbf_note = f"MTBF > {mtbf['mtbf_ci_low_hours']:,.0f} h (95% lower bound)"
+        mtbf_note = f"MTBF > {mtbf['mtbf_ci_low_hours']:,.0f} h (97.5% one-sided lower bound)"
     else:
         mtbf_value = f"{mtbf['mtbf_hours']:,.0f} h"
         mtbf_note = (f"95% CI {mtbf['mtbf_ci_low_hours']:,.0f}–{mtbf['mtbf_ci_high_hours']:,.0f} h"
@@ -255,7 +255,7 @@ def render_page(data: DashboardData, layout: dict, specs: dict[str, dict],
         "follow": [name for name, spec in specs.items()  # charts of the selected logbook
                    if any(p["name"] == charts.LOGBOOK for p in spec.get("params", ()))],
         "entries": _records(data.ledger), "markers": _records(data.markers.drop(columns="ts")),
-        "simulator": {lb: cost_defaults(data, layout, lb) for lb in data.logbooks},
+        "simulator": {lb: cost_defaults(data, lb) for lb in data.logbooks},
     }
     first, last = data.totals["first"], data.totals["last"]
     span = f", {first:%Y-%m-%d} to {last:%Y-%m-%d}" if first is not None else ""

@@ -45,17 +45,17 @@ class Renderings:
 
     kept: list[tuple[str, frozenset[int]]] = field(default_factory=list)
 
-    def add(self, name: str, print_: frozenset[int]) -> None:
-        self.kept.append((name, print_))
+    def add(self, name: str, shingles: frozenset[int]) -> None:
+        self.kept.append((name, shingles))
 
-    def same_as(self, print_: frozenset[int]) -> tuple[str, float] | None:
+    def same_as(self, shingles: frozenset[int]) -> tuple[str, float] | None:
         """(name, similarity) of the kept logbook this text repeats, if any."""
         best: tuple[str, float] | None = None
         for name, other in self.kept:
-            small, large = sorted((len(print_), len(other)))
+            small, large = sorted((len(shingles), len(other)))
             if small < SAME_LOGBOOK * large:  # Jaccard <= small / large: cannot reach the bar
                 continue
-            score = similarity(print_, other)
+            score = similarity(shingles, other)
             if score >= SAME_LOGBOOK and (best is None or score > best[1]):
                 best = (name, score)
         return best
