@@ -91,7 +91,7 @@ class Store:
     def mtbf(self, logbook: str | None = None, by: str | None = None,
              confidence: float = 0.95, *, as_rows: bool = False) -> pd.DataFrame | Rows:
         """Mean time between failures per logbook (or per fault family), with its interval."""
-        from .analytics.analyse import mtbf_rows, mtbf_table
+        from .analytics.mtbf import mtbf_rows, mtbf_table
 
         return (mtbf_rows if as_rows else mtbf_table)(self.path, logbook=logbook, by=by,
                                                        confidence=confidence)
@@ -103,7 +103,7 @@ class Store:
                  days: float | None = None, runs: int = 0, seed: int = 0,
                  from_logbook: str | None = None) -> CostEstimate:
         """What failures cost; unset inputs come from `from_logbook` or stated assumptions."""
-        from .analytics.analyse import simulate
+        from .analytics.simulate import simulate
 
         return simulate(usd_per_gpu_hour=usd_per_gpu_hour, checkpoint_minutes=checkpoint_minutes,
                         gpus=gpus, mtbf_hours=mtbf_hours, mttr_hours=mttr_hours,

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from .analytics import analyse
+from .analytics import analyse, mtbf
 from .ingest import IngestResult, ingest
 from .present.dashboard import build as build_dashboard
 from .resources import DATA, QUERIES
@@ -57,7 +57,7 @@ def summarise(db: Path) -> list[str]:
         f"entries: {counts.entries} in {counts.logbooks} logbooks ({counts.dated} dated)",
         f"restarts: {counts.restarts}; failures: {counts.stops} stops",
         "MTBF: " + "; ".join(_mtbf_line(row) for row in
-                             analyse.mtbf_table(db).itertuples(index=False)),
+                             mtbf.mtbf_table(db).itertuples(index=False)),
         "top faults: " + ", ".join(f"{r.code} ({r.n})" for r in faults.itertuples()),
         "top interventions: " + ", ".join(
             f"{r.code} ({r.interventions}: held {r.held}, recurred {r.recurred}, "

@@ -18,8 +18,10 @@ import pandas as pd
 import pytest
 from analytics_fixtures import DATE_ONLY, OPT_STYLE, ingest_texts, keyword_classify, real_classify
 
-from logbook_miner.analytics.analyse import QueryError, mtbf_table, run_query, simulate, sql
+from logbook_miner.analytics.analyse import QueryError, run_query, sql
+from logbook_miner.analytics.mtbf import mtbf_table
 from logbook_miner.analytics.reliability import mtbf
+from logbook_miner.analytics.simulate import simulate
 
 OPT = "opt-style"
 

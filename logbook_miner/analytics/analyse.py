@@ -1,10 +1,10 @@
-"""Analyse the store: named SQL queries, sandboxed ad-hoc SQL, MTBF tables, cost simulation.
+"""Ask the store: named SQL queries, and sandboxed ad-hoc SQL.
 
 The questions live in `queries/NAME.sql` (first line: what it answers; lines
 `-- $param = default: meaning` declare its parameters) and read the TEMP views
 that `store.connect` creates from `queries/views/`. This module only opens a
-locked-down read-only connection, binds parameters and hands the numbers to
-`logbook_miner.analytics.reliability` and `logbook_miner.analytics.cost`, which own the statistics.
+locked-down read-only connection and binds parameters; `mtbf` and `simulate` build
+on it, and `reliability` and `cost` own the statistics.
 """
 
 from __future__ import annotations
@@ -13,9 +13,9 @@ import json
 import re
 import signal
 import threading
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import asdict, dataclass, replace
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -23,21 +23,16 @@ from typing import TYPE_CHECKING, Any
 import duckdb
 
 from .. import sqlfiles
-from ..errors import ArgumentError
-from ..resources import DATA, QUERIES
+from ..resources import QUERIES
 from ..rows import Rows
-from ..store import connect, default_db, stored_sha256
+from ..store import connect, default_db
 
-if TYPE_CHECKING:  # pandas and scipy load on first use: `sql` and `query` need neither
+if TYPE_CHECKING:  # pandas loads on first use: `sql` and `query` need neither
     import pandas as pd
-
-    from .cost import CostEstimate
-    from .reliability import MTBFEstimate
 
 _PARAM_LINE = re.compile(
     r"^--\s*\$(?P<name>\w+)(?:\s*=\s*(?P<default>[^:]+?))?\s*:\s*(?P<help>.*)$")
 _ALLOWED = {duckdb.StatementType.SELECT, duckdb.StatementType.EXPLAIN}
-_MTBF_FIELDS = ("mtbf_hours", "mtbf_ci_low_hours", "mtbf_ci_high_hours")
 
 
 class QueryError(ValueError):
@@ -329,226 +324,3 @@ def _node_types(tree: Any) -> Iterator[str]:
             stack.extend(item.values())
         elif isinstance(item, list):
             stack.extend(item)
-
-
-def _check_logbook(con: duckdb.DuckDBPyConnection, logbook: str | None) -> None:
-    if logbook is not None and stored_sha256(con, logbook) is None:
-        raise QueryError(f"no such logbook: {logbook}")
-
-
-def _scaled(estimate: MTBFEstimate, per: str, units: Any) -> dict[str, Any]:
-    """MTBF of one node or GPU (None when the cluster size is unknown)."""
-    scale = estimate.per_node if per == "node" else estimate.per_gpu
-    scaled = None if _missing(units) else scale(int(units))
-    return {f"{per}_{field}": getattr(scaled, field, None) for field in _MTBF_FIELDS}
-
-
-def mtbf_table(db: str | Path | None = None, logbook: str | None = None, by: str | None = None,
-               confidence: float = 0.95,
-               settings: Mapping[str, float] | None = None) -> pd.DataFrame:
-    """MTBF with its chi-square interval per logbook (and per family with by="family").
-
-    The window runs from the logbook's first to its last dated entry and ends at no
-    failure (time-terminated); failures are incidents, so entries about one stop count
-    once. Per-node and per-GPU figures appear when the cluster size is known.
-    """
-    import pandas as pd
-
-    table = pd.DataFrame(_mtbf_records(db, logbook, by, confidence, settings))
-    # counts as integers; the cluster's size is there only when the logbook states it
-    table = table.astype({column: "Int64" for column in ("failures", "nodes", "gpus")
-                          if column in table.columns})
-    return table[_mtbf_columns(table.columns)]
-
-
-def mtbf_rows(db: str | Path | None = None, logbook: str | None = None, by: str | None = None,
-              confidence: float = 0.95) -> Rows:
-    """`mtbf_table` as plain rows, for printing without pandas."""
-    records = _mtbf_records(db, logbook, by, confidence)
-    columns = _mtbf_columns(dict.fromkeys(key for record in records for key in record))
-    return Rows(columns, [tuple(r.get(c) for c in columns) for r in records], len(records))
-
-
-def _mtbf_columns(columns: Iterable[str]) -> list[str]:
-    """What a reader compares on the left, then the rest in the order they came."""
-    first = [c for c in _FIRST if c in columns]
-    return first + [c for c in columns if c not in first]
-
-
-def _mtbf_records(db: str | Path | None, logbook: str | None, by: str | None,
-                  confidence: float, settings: Mapping[str, float] | None = None) -> list[dict]:
-    """One dict per row of the MTBF table (a key absent where a figure does not apply)."""
-    from . import reliability
-
-    if by not in (None, "family"):
-        raise QueryError(f"by must be 'family' or nothing, not {by!r}")
-    query, rates_query = load_query("mtbf_inputs"), load_query("reported_rates")
-    params = {"logbook": logbook, "by": by or "all"}
-    with session(db, settings) as con:
-        _check_logbook(con, logbook)
-        inputs = _first_rows(con, query.sql, None, _bind(query, params)).dicts()
-        reported = {(r["logbook"], r["family"]): r for r in _first_rows(
-            con, rates_query.sql, None, _bind(rates_query, params)).dicts()}
-    rows = []
-    for row in inputs:
-        head = {"logbook": row["logbook"], "family": row["family"]}
-        stated = _reported(reported.pop((row["logbook"], row["family"]), None))
-        if row["observed_hours"] <= 0:
-            rows.append(head | {"failures": row["failures"],
-                                "observed_hours": row["observed_hours"]}
-                        | stated | {"note": _disagreement(row["failures"], None, stated)
-                                    or "fewer than two dated times: no observation window"})
-            continue
-        est = reliability.mtbf(row["failure_hours"], row["observed_hours"], confidence)
-        fields = {k: v for k, v in asdict(est).items() if k not in ("per", "units")}
-        rows.append(head | fields | stated
-                    | {"nodes": _int(row["nodes"])} | _scaled(est, "node", row["nodes"])
-                    | {"gpus": _int(row["gpus"])} | _scaled(est, "gpu", row["gpus"])
-                    | {"window_start": row["window_start"], "window_end": row["window_end"],
-                       "note": _disagreement(row["failures"], est.mtbf_hours, stated)})
-    for (name, family), only_stated in sorted(reported.items()):  # no dated stop at all
-        stated = _reported(only_stated)
-        rows.append({"logbook": name, "family": family, "failures": 0} | stated
-                    | {"note": _disagreement(0, None, stated)})
-    return rows
-
-
-_FIRST = ("logbook", "family", "failures", "observed_hours", "mtbf_hours", "mtbf_ci_low_hours",
-          "mtbf_ci_high_hours", "reported_mtbf_hours", "note")
-_REPORTED = ("reported_events", "reported_bound", "reported_hours", "reported_mtbf_hours",
-             "reported_code", "reported_evidence", "reported_from", "reported_to")
-
-
-def _reported(row: dict | None) -> dict[str, Any]:
-    """The failure rate the notes state (queries/reported_rates.sql), or nulls."""
-    return {key: (row or {}).get(key) for key in _REPORTED}
-
-
-UNDERCOUNT_FACTOR = 2.0  # entries showing stops this much rarer than the notes say: recaps
-
-
-def trusted_mtbf(entry_based: float | None, reported: float | None) -> tuple[float | None, str]:
-    """The MTBF to reason with, and its source: `measured` from entries, or `reported`.
-
-    Recap notes ("40+ restarts since Nov 17") count what no entry reports one by one; when
-    the entries show stops UNDERCOUNT_FACTOR times rarer than the notes report them, the
-    entry-based MTBF is only an upper bound and the notes' own rate is the better figure.
-    """
-    if reported is not None and (entry_based is None
-                                 or entry_based > UNDERCOUNT_FACTOR * reported):
-        return reported, "reported"
-    return entry_based, "measured"
-
-
-def reported_events(stated: dict) -> str:
-    """'40+ restarts', '~2 hardware.node failures': what the notes count, as they bound it."""
-    bound = {">=": "", "~": "~", "=": ""}[stated["reported_bound"]]
-    plus = "+" if stated["reported_bound"] == ">=" else ""
-    what = "restarts" if stated["reported_code"] == "restart" else (
-        f"{stated['reported_code']} failures")
-    return f"{bound}{stated['reported_events']:g}{plus} {what}"
-
-
-def _disagreement(failures: int, mtbf_hours: float | None, stated: dict) -> str | None:
-    """A sentence when the notes report failures much more often than the entries show them."""
-    if trusted_mtbf(mtbf_hours, stated["reported_mtbf_hours"])[1] != "reported":
-        return None
-    events = reported_events(stated)
-    when = (f"from {stated['reported_from']} to {stated['reported_to']}"
-            if stated["reported_from"] else f"in {stated['reported_hours']:g} h")
-    return (f"entries show {failures} stops; the notes report {events} {when} "
-            f"(\"{stated['reported_evidence'][:80]}\"): the entry-based MTBF is an upper bound")
-
-
-def _int(value: Any) -> int | None:
-    return None if _missing(value) else int(value)
-
-
-def _missing(value: Any) -> bool:
-    """None, NaN, NaT or pandas' NA, without importing pandas: each is unequal to itself
-    (NA's comparison gives NA, whose truth value raises)."""
-    if value is None:
-        return True
-    try:
-        return bool(value != value)
-    except TypeError:
-        return True
-
-
-def logbook_defaults(logbook: str,
-                     db: str | Path | None = None) -> dict[str, tuple[float | None, str]]:
-    """What a logbook measured for `simulate`, with where each came from (value, source).
-
-    A logbook that names its nodes but not its GPUs has gpus_per_node GPUs in each (assumed);
-    one that names neither runs on the GPUs data/cost_assumptions.yaml assumes.
-    """
-    import numpy as np
-
-    from . import reliability
-
-    cluster = mtbf_table(db, logbook).iloc[0]
-    inputs = run_query("simulate_inputs", {"logbook": logbook}, db).iloc[0]
-    repairs = inputs["repair_hours"]
-    repairs = [] if not isinstance(repairs, list | tuple | np.ndarray) else list(repairs)
-    mtbf, source = trusted_mtbf(_none_if_nan(cluster.get("mtbf_hours")),
-                                _none_if_nan(cluster.get("reported_mtbf_hours")))
-    gpus, nodes = _int(inputs["gpus"]), _int(inputs["nodes"])
-    return {
-        "gpus": (gpus, "measured") if gpus is not None else (
-            nodes * _int(inputs["gpus_per_node"]) if nodes else cost_assumptions()["gpus"],
-            "assumed"),
-        "mtbf_hours": (mtbf, source),
-        "mttr_hours": (reliability.mttr(repairs).mean_hours, "measured"),
-        "checkpoint_cost_seconds": (_none_if_nan(inputs["checkpoint_cost_seconds"]), "measured"),
-    }
-
-
-def simulate(usd_per_gpu_hour: float | None = None, checkpoint_minutes: float | None = None,
-             gpus: int | None = None, mtbf_hours: float | None = None,
-             mttr_hours: float | None = None, checkpoint_cost_seconds: float | None = None,
-             days: float | None = None, runs: int = 0, seed: int = 0,
-             from_logbook: str | None = None,
-             db: str | Path | None = None) -> CostEstimate:
-    """Cost of failures. With `from_logbook`, an unset input is what the logbook measured, else
-    a stated assumption (data/cost_assumptions.yaml); `sources` says which for each input.
-
-    The job MTBF is the one from dated entries, unless the notes report failures more than
-    twice as often (then the entries' figure is an upper bound and the reported one is used).
-    """
-    from .cost import simulate_cost
-
-    given = {"gpus": gpus, "usd_per_gpu_hour": usd_per_gpu_hour, "mtbf_hours": mtbf_hours,
-             "mttr_hours": mttr_hours, "checkpoint_minutes": checkpoint_minutes,
-             "checkpoint_cost_seconds": checkpoint_cost_seconds}
-    values = {k: v for k, v in given.items() if v is not None}
-    sources = dict.fromkeys(values, "given")
-    if from_logbook:
-        for key, (value, source) in logbook_defaults(from_logbook, db).items():
-            if key not in values and value is not None:
-                values[key], sources[key] = value, source
-        for key, value in cost_assumptions().items():
-            if key in given and key not in values:
-                values[key], sources[key] = value, "assumed"
-    missing = [k for k in given if k not in values]
-    if missing:
-        raise ArgumentError(f"give {', '.join(f'`{k}`' for k in missing)} "
-                            f"({'no `from_logbook`' if not from_logbook else 'not measured'})")
-    estimate = simulate_cost(gpus=int(values["gpus"]), usd_per_gpu_hour=values["usd_per_gpu_hour"],
-                             mtbf_hours=values["mtbf_hours"], mttr_hours=values["mttr_hours"],
-                             checkpoint_minutes=values["checkpoint_minutes"],
-                             checkpoint_cost_seconds=values["checkpoint_cost_seconds"],
-                             days=cost_assumptions()["days"] if days is None else days,
-                             runs=runs, seed=seed)
-    return replace(estimate, sources=sources)
-
-
-@cache
-def cost_assumptions() -> dict[str, float]:
-    """What a cost simulation assumes where neither its caller nor the logbook says."""
-    import yaml
-
-    return yaml.safe_load((DATA / "cost_assumptions.yaml").read_text(encoding="utf-8"))
-
-
-def _none_if_nan(value: Any) -> Any:
-    return None if _missing(value) else value

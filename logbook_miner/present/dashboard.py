@@ -30,7 +30,8 @@ import yaml
 from markupsafe import Markup
 
 from .. import __version__
-from ..analytics.analyse import cost_assumptions, reported_events, trusted_mtbf
+from ..analytics.mtbf import reported_events, trusted_mtbf
+from ..analytics.simulate import cost_assumptions
 from ..label import families
 from ..resources import DASHBOARDS
 from . import charts, charts_training
