@@ -90,7 +90,7 @@ def load_query(name: str) -> Query:
     return read_query(path)
 
 
-def _bind(query: Query, params: Mapping[str, Any] | None) -> dict[str, Any]:
+def bind(query: Query, params: Mapping[str, Any] | None) -> dict[str, Any]:
     """The query's parameters: defaults, overridden by `params` cast to the default's type."""
     unknown = sorted(set(params or {}) - set(query.params))
     if unknown:
@@ -143,8 +143,8 @@ def _query_error(exc: duckdb.Error) -> QueryError:
     return QueryError(_first_line(exc))
 
 
-def _frame(con: duckdb.DuckDBPyConnection, statement: str,
-           params: Mapping[str, Any] | None = None) -> pd.DataFrame:
+def read_frame(con: duckdb.DuckDBPyConnection, statement: str,
+               params: Mapping[str, Any] | None = None) -> pd.DataFrame:
     """Run a statement; DATE columns come back as dates, not midnight timestamps."""
     try:
         result = con.execute(statement, params or None)
@@ -167,18 +167,18 @@ def run(query: Query | Path, params: Mapping[str, Any] | None = None,
         db: str | Path | None = None, settings: Mapping[str, float] | None = None) -> pd.DataFrame:
     """Run a query (or the SQL file at a path) in the read-only session, as a DataFrame."""
     query = read_query(query) if isinstance(query, Path) else query
-    bound = _bind(query, params)
+    bound = bind(query, params)
     with session(db, settings) as con:
-        return _frame(con, query.sql, bound)
+        return read_frame(con, query.sql, bound)
 
 
 def query_rows(name: str, params: Mapping[str, Any] | None = None,
                db: str | Path | None = None) -> Rows:
     """`run_query` as plain rows, for printing without pandas."""
     query = load_query(name)
-    bound = _bind(query, params)
+    bound = bind(query, params)
     with session(db) as con:
-        return _first_rows(con, query.sql, None, bound)
+        return first_rows(con, query.sql, None, bound)
 
 
 DEFAULT_TIMEOUT = 60.0  # seconds an ad-hoc query may run
@@ -197,17 +197,17 @@ def sql(statement: str, db: str | Path | None = None, limit: int | None = None,
     """
     with _sandbox(statement, db, limit, timeout, memory_limit) as con:
         if limit is None:
-            frame = _frame(con, statement)
+            frame = read_frame(con, statement)
             frame.attrs["rows"] = len(frame)
             return frame
-        return _first_rows(con, statement, limit).frame()
+        return first_rows(con, statement, limit).frame()
 
 
 def sql_rows(statement: str, db: str | Path | None = None, limit: int | None = None,
              timeout: float = DEFAULT_TIMEOUT, memory_limit: str = DEFAULT_MEMORY_LIMIT) -> Rows:
     """`sql` as plain rows, for printing without pandas."""
     with _sandbox(statement, db, limit, timeout, memory_limit) as con:
-        return _first_rows(con, statement, limit)
+        return first_rows(con, statement, limit)
 
 
 @contextmanager
@@ -234,7 +234,7 @@ def _sandbox(statement: str, db: str | Path | None, limit: int | None, timeout: 
             yield con
 
 
-def _first_rows(con: duckdb.DuckDBPyConnection, statement: str, limit: int | None,
+def first_rows(con: duckdb.DuckDBPyConnection, statement: str, limit: int | None,
                 params: Mapping[str, Any] | None = None) -> Rows:
     """The first `limit` rows (all if None); the others are fetched in chunks and counted."""
     try:

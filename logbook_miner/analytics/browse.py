@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..resources import QUERIES
-from .analyse import QueryError, _bind, _first_rows, _frame, read_query, session
+from .analyse import QueryError, bind, first_rows, read_frame, read_query, session
 
 if TYPE_CHECKING:
     import duckdb
@@ -45,8 +45,8 @@ def _fetch(con: duckdb.DuckDBPyConnection, name: str, params: dict[str, Any] | N
            as_rows: bool = False) -> pd.DataFrame | Rows:
     """`queries/browse/NAME.sql` as a DataFrame, or as plain `Rows` (no pandas)."""
     query = read_query(BROWSE / f"{name}.sql")
-    bound = _bind(query, params)
-    return _first_rows(con, query.sql, None, bound) if as_rows else _frame(con, query.sql, bound)
+    bound = bind(query, params)
+    return first_rows(con, query.sql, None, bound) if as_rows else read_frame(con, query.sql, bound)
 
 
 def logbooks(db: str | Path, as_rows: bool = False) -> pd.DataFrame | Rows:

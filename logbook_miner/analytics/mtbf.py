@@ -15,7 +15,7 @@ import duckdb
 
 from ..rows import Rows
 from ..store import stored_sha256
-from .analyse import QueryError, _bind, _first_rows, load_query, session
+from .analyse import QueryError, bind, first_rows, load_query, session
 
 if TYPE_CHECKING:  # pandas and scipy load on first use
     import pandas as pd
@@ -80,9 +80,9 @@ def _mtbf_records(db: str | Path | None, logbook: str | None, by: str | None,
     params = {"logbook": logbook, "by": by or "all"}
     with session(db, settings) as con:
         _check_logbook(con, logbook)
-        inputs = _first_rows(con, query.sql, None, _bind(query, params)).dicts()
-        reported = {(r["logbook"], r["family"]): r for r in _first_rows(
-            con, rates_query.sql, None, _bind(rates_query, params)).dicts()}
+        inputs = first_rows(con, query.sql, None, bind(query, params)).dicts()
+        reported = {(r["logbook"], r["family"]): r for r in first_rows(
+            con, rates_query.sql, None, bind(rates_query, params)).dicts()}
     rows = []
     for row in inputs:
         head = {"logbook": row["logbook"], "family": row["family"]}
