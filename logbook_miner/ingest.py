@@ -41,7 +41,15 @@ from .read.duplicates import Renderings, fingerprint
 from .read.folder import read_merged
 from .segment import dates
 from .segment.entries import segment
-from .store import LogbookRecord, connect, default_db, load_entries, save_logbook, stored_sha256
+from .store import (
+    LogbookRecord,
+    connect,
+    default_db,
+    load_entries,
+    save_logbook,
+    stored_path,
+    stored_sha256,
+)
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f\u2028\u2029]+")
 # Starting a worker (a Python with spaCy and the classifier) costs about a second, so a pool
@@ -199,9 +207,12 @@ def ingest(paths: Iterable[str | Path], db: str | Path | None = None, name: str 
         ingested = results[len(skipped):]
         todo = [s for s, sha in zip(sources, shas, strict=True) if sha]
         kept = Renderings()  # what this batch keeps, to tell a second rendering of it
+        named = {}  # logbook -> the file of this batch that is it, so no other replaces it
         for source, result in zip(sources, ingested, strict=True):
-            if todo and result.status == "unchanged":
-                kept.add(source.label, fingerprint(load_entries(con, source.logbook)))
+            if result.status == "unchanged":
+                named[source.logbook] = source.label
+                if todo:
+                    kept.add(source.label, fingerprint(load_entries(con, source.logbook)))
         # closed when the last file is taken: left to the garbage collector, the worker pool may
         # outlive it until interpreter exit, where Python 3.11's own exit hook races the pool's
         # manager thread ("OSError: [Errno 9] Bad file descriptor")
@@ -218,7 +229,17 @@ def ingest(paths: Iterable[str | Path], db: str | Path | None = None, name: str 
                 if result.same_as:
                     result.status = "duplicate"
                     continue
+                if source.logbook in named:
+                    result.error = (f"another file of this batch is logbook `{source.logbook}` "
+                                    f"({named[source.logbook]}); ingest this one on its own "
+                                    "with --name")
+                    continue
+                before = stored_path(con, source.logbook)
                 _store(con, source, sha, parsed_one, error, result)
+                if result.status == "ingested":
+                    named[source.logbook] = source.label
+                    if before not in (None, source.label):
+                        result.notes.append(f"replaced `{source.logbook}` read from {before}")
                 if shingles and result.status == "ingested":
                     kept.add(source.label, shingles)
     return results

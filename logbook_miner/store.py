@@ -116,6 +116,12 @@ def stored_sha256(con: duckdb.DuckDBPyConnection, logbook: str) -> str | None:
     return row[0] if row else None
 
 
+def stored_path(con: duckdb.DuckDBPyConnection, logbook: str) -> str | None:
+    """The file a stored logbook was read from, as it was given at ingest."""
+    row = sqlfiles.run(con, "store/logbook_path", {"logbook": logbook}).fetchone()
+    return row[0] if row else None
+
+
 def save_logbook(
     con: duckdb.DuckDBPyConnection, record: LogbookRecord, entries: Iterable[LabelledEntry]
 ) -> None:

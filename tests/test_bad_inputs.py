@@ -193,3 +193,32 @@ def test_a_50mb_text_file_ingests_in_bounded_time_and_memory(tmp_path):
     run = _ingest_alone(tmp_path, "big.txt", text.encode(), "--no-label")
     _assert_ingested(run, tmp_path, {"big": 22_000, "small": 2})
     assert run.cpu_seconds < 120 and run.max_rss_mb < 2048, run
+
+
+def test_two_files_of_one_name_in_a_batch_keep_the_first_and_refuse_the_second(tmp_path):
+    """a/notes.md and b/notes.md would both be logbook `notes`: the second would silently
+    replace the first, so it is refused, by name, and the first is kept."""
+    first, second = tmp_path / "a" / "notes.md", tmp_path / "b" / "notes.md"
+    for path, entries in ((first, 2), (second, 3)):
+        path.parent.mkdir()
+        path.write_text(logbook(entries))
+    db = tmp_path / "x.duckdb"
+    run = logbook_cli("ingest", "--db", db, first, second)
+    assert run.returncode == 1
+    assert run.errors == [f"error: {second}: another file of this batch is logbook `notes` "
+                          f"({first}); ingest this one on its own with --name"], run.stderr
+    assert entry_counts(db) == {"notes": 2}
+
+
+def test_a_logbook_replaced_by_another_file_says_which(tmp_path):
+    """Ingesting b/notes.md over the `notes` read from a/notes.md replaces it (a changed or
+    moved file is the common case), and the summary names the file it replaced."""
+    first, second = tmp_path / "a" / "notes.md", tmp_path / "b" / "notes.md"
+    for path, entries in ((first, 2), (second, 3)):
+        path.parent.mkdir()
+        path.write_text(logbook(entries))
+    db = tmp_path / "x.duckdb"
+    ingest([first], db=db, classify=no_labels)
+    [result] = ingest([second], db=db, classify=no_labels)
+    assert result.summary().endswith(f"; replaced `notes` read from {first}")
+    assert entry_counts(db) == {"notes": 3}
