@@ -140,9 +140,9 @@ class Store:
 
     def eval(self, gold: str | Path, logbooks: Sequence[str] | None = None) -> dict:
         """Score the stored entries and labels against gold (the figures of eval/score.py)."""
-        from .evaluate import load_gold, score, stored_predictions
+        from .evaluate import score_store
 
-        return score(load_gold(gold), stored_predictions(self.path), logbooks)
+        return score_store(gold, self.path, logbooks)
 
     def logbooks(self, *, as_rows: bool = False) -> pd.DataFrame | Rows:
         """What is stored: one row per logbook with its file, hash, entries and date span."""

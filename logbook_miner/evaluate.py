@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import logging
 import re
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
@@ -20,7 +21,10 @@ from pathlib import Path
 
 from . import sqlfiles
 from .dataset.export import EXPORT_QUERIES
+from .errors import ArgumentError
 from .store import choose_logbooks, connect, default_db
+
+log = logging.getLogger(__name__)
 
 MATCH_THRESHOLD = 0.8
 KINDS = ("faults", "interventions")
@@ -180,6 +184,24 @@ def load_gold(path: str | Path) -> list[dict]:
                 except json.JSONDecodeError as exc:
                     raise ValueError(f"{file}:{number}: not JSON: {exc.msg}") from None
     return rows
+
+
+def score_store(gold: str | Path, db: str | Path | None = None,
+                logbooks: Sequence[str] | None = None) -> dict:
+    """`score` of the stored entries against gold, as eval/score.py scores an export of them:
+    a gold logbook that is not stored counts as missed, so a warning names each one."""
+    rows = load_gold(gold)
+    if logbooks is None:
+        with connect(db or default_db(), read_only=True) as con:
+            stored = set(choose_logbooks(con))
+        wanted = sorted({row["logbook"] for row in rows})
+        if not stored.intersection(wanted):
+            raise ArgumentError(f"none of the gold's logbooks is stored ({', '.join(wanted)}); "
+                                "ingest them first")
+        if missing := [lid for lid in wanted if lid not in stored]:
+            log.warning("warning: not stored, so scored as missed: %s (--logbook scores only "
+                        "the logbooks named)", ", ".join(missing))
+    return score(rows, stored_predictions(db), logbooks)
 
 
 def stored_predictions(db: str | Path | None = None) -> list[dict]:

@@ -6,6 +6,7 @@ import json
 import subprocess
 import sys
 
+import pytest
 from click.testing import CliRunner
 
 from logbook_miner.cli import main
@@ -41,3 +42,24 @@ def test_eval_text_report_and_a_missing_gold(tmp_path):
     (tmp_path / "empty").mkdir()
     missing = CliRunner().invoke(main, ["eval", "--db", str(db), "--gold", str(tmp_path / "empty")])
     assert missing.exit_code == 1 and "no gold .jsonl files" in missing.output
+
+
+def test_eval_warns_of_gold_logbooks_it_scores_as_missed(shared, tmp_path, caplog):
+    """One logbook stored, ten in the gold: the figures stay score.py's (the nine others are
+    missed), and a warning names them; with none stored there is nothing to score."""
+    from logbook_miner import Store
+    from logbook_miner.errors import ArgumentError
+
+    store = Store(tmp_path / "x.duckdb")
+    (tmp_path / "notes.md").write_text("# 2021-11-24\n\nA GPU fell off the bus.\n")
+    store.ingest([tmp_path / "notes.md"])
+    with pytest.raises(ArgumentError, match="none of the gold's logbooks is stored"):
+        store.eval(shared / "gold")
+    store.ingest([shared / "logbooks/md/opt-175b-10_percent_update.md"])
+    report = store.eval(shared / "gold")
+    [warning] = [r.getMessage() for r in caplog.records if r.levelname == "WARNING"]
+    assert warning.startswith("warning: not stored, so scored as missed: bloom-tr1-13b, ")
+    assert "opt-175b-10_percent_update" not in warning
+    assert report["logbooks"]["bloom-tr1-13b"]["matched"] == 0
+    assert store.eval(shared / "gold", ["opt-175b-10_percent_update"])["overall"][
+        "entry_recall"] == 1.0
