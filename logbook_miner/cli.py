@@ -147,7 +147,8 @@ def ingest(paths, db, name, timezone, as_one, force, no_label, workers, pdf_back
     if not results:
         from .read import SUPPORTED_SUFFIXES
 
-        click.echo(f"error: no supported files ({', '.join(SUPPORTED_SUFFIXES)}) found", err=True)
+        click.echo(f"error: {', '.join(paths)}: no supported files "
+                   f"({', '.join(SUPPORTED_SUFFIXES)})", err=True)
     if not results or any(r.status == "error" for r in results):
         sys.exit(EXIT_BAD_INPUT)
 

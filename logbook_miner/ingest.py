@@ -45,6 +45,7 @@ from .store import (
     LogbookRecord,
     connect,
     default_db,
+    label_count,
     load_entries,
     save_logbook,
     stored_path,
@@ -85,7 +86,8 @@ class IngestResult:
             return _one_line(f"warning: {self.path}: same logbook as {other} ({score:.0%} of "
                              "the text alike), not ingested; --force ingests it anyway")
         if self.status == "unchanged":
-            return _one_line(f"{self.logbook}: unchanged ({self.path}), nothing to do")
+            notes = "".join(f"; {note}" for note in self.notes)
+            return _one_line(f"{self.logbook}: unchanged ({self.path}), nothing to do{notes}")
         pages = f", {self.pages} pages" if self.pages else ""
         notes = "".join(f"; {note}" for note in self.notes)
         return _one_line(f"{self.logbook}: {self.entries} entries, {self.dated} dated{pages}, "
@@ -211,6 +213,9 @@ def ingest(paths: Iterable[str | Path], db: str | Path | None = None, name: str 
         for source, result in zip(sources, ingested, strict=True):
             if result.status == "unchanged":
                 named[source.logbook] = source.label
+                if not label_count(con, source.logbook):
+                    result.notes.append(f"it has no labels: `logbook classify --logbook "
+                                        f"{source.logbook}` labels it")
                 if todo:
                     kept.add(source.label, fingerprint(load_entries(con, source.logbook)))
         # closed when the last file is taken: left to the garbage collector, the worker pool may

@@ -116,6 +116,10 @@ def stored_sha256(con: duckdb.DuckDBPyConnection, logbook: str) -> str | None:
     return row[0] if row else None
 
 
+def label_count(con: duckdb.DuckDBPyConnection, logbook: str) -> int:
+    return sqlfiles.run(con, "store/label_count", {"logbook": logbook}).fetchone()[0]
+
+
 def stored_path(con: duckdb.DuckDBPyConnection, logbook: str) -> str | None:
     """The file a stored logbook was read from, as it was given at ingest."""
     row = sqlfiles.run(con, "store/logbook_path", {"logbook": logbook}).fetchone()

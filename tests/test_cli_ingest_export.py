@@ -9,6 +9,8 @@ import pytest
 from click.testing import CliRunner
 
 from logbook_miner.cli import main
+from logbook_miner.ingest import ingest, no_labels
+from logbook_miner.label.relabel import relabel
 
 DAY_ONE = "# 2021-11-24\n\nRun 12.17 started.\n"
 DAY_TWO = "# 2021-11-25\n\nRun 12.18 after a restart.\n"
@@ -130,3 +132,16 @@ def test_ingest_reports_files_and_the_pages_of_a_pdf_read_in_process(tmp_path, n
 def test_quiet_ingest_prints_no_bar(run, tmp_path, notes):
     result = run("ingest", notes, "--db", tmp_path / "q.duckdb", "--quiet", "--no-label")
     assert result.exit_code == 0 and "it/s" not in result.output and "file/s" not in result.output
+
+
+def test_an_unchanged_file_stored_without_labels_says_how_to_label_it(tmp_path):
+    notes = tmp_path / "notes.md"
+    notes.write_text("# 2024-03-10\n\nNCCL timeout on node 7; restarted from the last save.\n")
+    db = tmp_path / "x.duckdb"
+    ingest([notes], db=db, classify=no_labels)
+    [again] = ingest([notes], db=db)
+    assert again.summary() == (f"notes: unchanged ({notes}), nothing to do; it has no labels: "
+                               "`logbook classify --logbook notes` labels it")
+    relabel(db)
+    [labelled] = ingest([notes], db=db)
+    assert labelled.summary() == f"notes: unchanged ({notes}), nothing to do"

@@ -194,12 +194,17 @@ def _where(path: str | list[str]) -> str:
 def _method_section(taxonomy: dict, labels: list[dict]) -> str:
     sources = Counter(lb["source"].split(":")[0] for lb in labels)
     meaning = {"taxonomy": "the rule-based classifier (cues in data/taxonomy.yaml)",
+               "context": "a recurrence (\"same error again\"): the earlier entry's fault "
+                          "(data/context.yaml)",
+               "trends": "a fault told only by numbers: a measure that moved the bad way "
+                         "(data/trends.yaml)",
                "review": "added by a person in review"}
     body = [[f"`{s}`", meaning.get(s, ""), n] for s, n in sorted(sources.items())]
     body.append(["verified", "decided by a person's review (accept or replacement)",
                  sum(lb["verified"] for lb in labels)])
-    return (f"## How it was made\n\nlogbook-miner {__version__}: read (pdfplumber, "
-            "markdown-it-py) → segment into entries → classify (spaCy rules, taxonomy "
+    return (f"## How it was made\n\nlogbook-miner {__version__}: read (PDFium or pdfplumber, "
+            "markdown-it-py, python-docx, lxml) → segment into entries → classify (spaCy "
+            "rules, taxonomy "
             f"{taxonomy.get('version', 'unversioned')}) → DuckDB store → `logbook export`. "
             "A person's review decisions (`logbook review --apply`) override the classifier "
             "and are marked `verified`.\n\nLabel sources:\n\n"
