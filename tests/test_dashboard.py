@@ -590,3 +590,34 @@ def test_the_notes_reported_rate_is_shown_and_priced(tmp_path, shared):
     start = cost_defaults(data, "opt-175b")
     assert start["failures_per_day"] == pytest.approx(24 / hours, rel=0.01)
     assert start["reported"] == ["failures_per_day"]
+
+
+COVERED = """(() => {
+  const panel = document.querySelector('.entry-panel');
+  panel.scrollIntoView();
+  const r = panel.getBoundingClientRect(), hits = [];
+  for (let y = r.top + 8; y < Math.min(r.bottom, innerHeight) - 4; y += 16) {
+    const at = document.elementFromPoint(r.left + 12, y);
+    if (at && !panel.contains(at)) hits.push(at.tagName);
+  }
+  return hits;
+})()"""
+
+
+@pytest.mark.browser
+@needs_chromium
+def test_a_wide_timeline_scrolls_in_its_column_and_never_covers_the_note(shared, tmp_path):
+    """Long lane names in a window just wide enough for two columns (1250 px): the timeline
+    and its legend scroll in their column; the note panel beside them stays uncovered."""
+    from browser import Browser
+
+    names = ["bloom-tr11-176b", "cpm-live", "opt-175b-10_percent_update",
+             "opt-175b-27_percent_update"]
+    db = tmp_path / "x.duckdb"
+    ingest([shared / "logbooks" / "md" / f"{name}.md" for name in names], db=db)
+    page = build(db, tmp_path / "page", images=False)
+    with Browser() as b:
+        b.open(page.as_uri())
+        b.send("Emulation.setDeviceMetricsOverride", width=1250, height=1000,
+               deviceScaleFactor=1, mobile=False)
+        assert b.evaluate(COVERED) == []
