@@ -18,11 +18,15 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from . import sqlfiles
 from .dataset.export import EXPORT_QUERIES
 from .errors import ArgumentError
 from .store import choose_logbooks, connect, default_db
+
+if TYPE_CHECKING:
+    import duckdb
 
 log = logging.getLogger(__name__)
 
@@ -191,26 +195,30 @@ def score_store(gold: str | Path, db: str | Path | None = None,
     """`score` of the stored entries against gold, as eval/score.py scores an export of them:
     a gold logbook that is not stored counts as missed, so a warning names each one."""
     rows = load_gold(gold)
+    with connect(db or default_db(), read_only=True) as con:
+        stored = choose_logbooks(con)
+        predictions = _predictions(con, stored)
     if logbooks is None:
-        with connect(db or default_db(), read_only=True) as con:
-            stored = set(choose_logbooks(con))
         wanted = sorted({row["logbook"] for row in rows})
-        if not stored.intersection(wanted):
+        if set(stored).isdisjoint(wanted):
             raise ArgumentError(f"none of the gold's logbooks is stored ({', '.join(wanted)}); "
                                 "ingest them first")
-        if missing := [lid for lid in wanted if lid not in stored]:
+        if missing := sorted(set(wanted) - set(stored)):
             log.warning("warning: not stored, so scored as missed: %s (--logbook scores only "
                         "the logbooks named)", ", ".join(missing))
-    return score(rows, stored_predictions(db), logbooks)
+    return score(rows, predictions, logbooks)
 
 
 def stored_predictions(db: str | Path | None = None) -> list[dict]:
     """Entries from the store as `logbook export` writes them (logbook, heading, date, codes)."""
     with connect(db or default_db(), read_only=True) as con:
-        cursor = sqlfiles.run(con, EXPORT_QUERIES / "entries.sql",
-                              {"logbooks": choose_logbooks(con)})
-        names = [d[0] for d in cursor.description]
-        rows = [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
+        return _predictions(con, choose_logbooks(con))
+
+
+def _predictions(con: duckdb.DuckDBPyConnection, logbooks: list[str]) -> list[dict]:
+    cursor = sqlfiles.run(con, EXPORT_QUERIES / "entries.sql", {"logbooks": logbooks})
+    names = [d[0] for d in cursor.description]
+    rows = [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
     return [{"logbook": r["logbook"], "heading": r["heading"],
              "date": r["date"] and r["date"].isoformat(), "faults": r["faults"],
              "interventions": r["interventions"]} for r in rows]

@@ -85,11 +85,10 @@ class IngestResult:
             other, score = self.same_as
             return _one_line(f"warning: {self.path}: same logbook as {other} ({score:.0%} of "
                              "the text alike), not ingested; --force ingests it anyway")
+        notes = "".join(f"; {note}" for note in self.notes)
         if self.status == "unchanged":
-            notes = "".join(f"; {note}" for note in self.notes)
             return _one_line(f"{self.logbook}: unchanged ({self.path}), nothing to do{notes}")
         pages = f", {self.pages} pages" if self.pages else ""
-        notes = "".join(f"; {note}" for note in self.notes)
         return _one_line(f"{self.logbook}: {self.entries} entries, {self.dated} dated{pages}, "
                          f"{self.seconds:.2f}s ({self.path}){notes}")
 
