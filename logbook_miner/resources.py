@@ -6,6 +6,7 @@ source checkout, an editable install and an installed wheel.
 
 from importlib.resources import files
 from pathlib import Path
+from typing import Any
 
 
 def resource(*parts: str) -> Path:
@@ -14,6 +15,19 @@ def resource(*parts: str) -> Path:
     if not isinstance(found, Path):  # a zipped install: readers and DuckDB need real files
         raise RuntimeError(f"{'/'.join(parts)}: logbook_miner must be installed unzipped")
     return found
+
+
+def read_yaml(path: Path) -> Any:
+    """A YAML file's data."""
+    return parse_yaml(path.read_text(encoding="utf-8"))
+
+
+def parse_yaml(text: str) -> Any:
+    """YAML text's data, as `yaml.safe_load` gives it, parsed by libyaml when it is installed:
+    it reads the 370 KB taxonomy in a sixth of the pure-Python parser's time."""
+    import yaml  # here: the read commands never parse YAML and start without it
+
+    return yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
 
 
 DATA = resource("data")

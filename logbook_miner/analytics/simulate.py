@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..errors import ArgumentError
-from ..resources import DATA
+from ..resources import DATA, read_yaml
 from .analyse import run_query
 from .mtbf import _int, _missing, mtbf_table, trusted_mtbf
 
@@ -87,9 +87,7 @@ def simulate(usd_per_gpu_hour: float | None = None, checkpoint_minutes: float | 
 @cache
 def cost_assumptions() -> dict[str, float]:
     """What a cost simulation assumes where neither its caller nor the logbook says."""
-    import yaml
-
-    return yaml.safe_load((DATA / "cost_assumptions.yaml").read_text(encoding="utf-8"))
+    return read_yaml(DATA / "cost_assumptions.yaml")
 
 
 def _none_if_nan(value: Any) -> Any:

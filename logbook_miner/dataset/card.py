@@ -17,10 +17,9 @@ from functools import cache
 from pathlib import Path
 
 import duckdb
-import yaml
 
 from .. import __version__
-from ..resources import DATA
+from ..resources import DATA, read_yaml
 
 SCHEMA_PATH = DATA / "dataset_schema.yaml"
 LICENCES_PATH = DATA / "licences.yaml"
@@ -32,7 +31,7 @@ _CSV_LIST = " (in CSV: a list written as [a, b])"
 
 @cache
 def _yaml(path: Path) -> dict:
-    return yaml.safe_load(path.read_text(encoding="utf-8"))
+    return read_yaml(path)
 
 
 def licence_for(logbook: str) -> tuple[str, str]:

@@ -13,10 +13,9 @@ from datetime import datetime, timedelta
 from typing import Any
 
 import numpy as np
-import yaml
 
 from logbook_miner.generate.values import template_values
-from logbook_miner.resources import DATA
+from logbook_miner.resources import DATA, read_yaml
 
 GENERATOR = DATA / "generator"
 HOUR = timedelta(hours=1)
@@ -24,7 +23,7 @@ HOUR = timedelta(hours=1)
 
 def load_yaml(name: str) -> dict[str, Any]:
     """Read one of the generator's data files."""
-    return yaml.safe_load((GENERATOR / name).read_text(encoding="utf-8"))
+    return read_yaml(GENERATOR / name)
 
 
 def iso(ts: datetime) -> str:

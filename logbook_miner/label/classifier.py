@@ -22,13 +22,12 @@ from dataclasses import replace
 from pathlib import Path
 
 import spacy
-import yaml
 from spacy.attrs import NORM, ORTH
 from spacy.tokenizer import Tokenizer
 from spacy.tokens import Doc
 
 from ..models import FAULT, KINDS, Entry, Label, LabelledEntry, in_kind_order
-from ..resources import DATA
+from ..resources import DATA, read_yaml
 from ..segment.dates import leading_when, names_only_later_days
 from . import context, counters
 from .consequences import Consequences
@@ -72,7 +71,7 @@ _DIGIT_HYPHEN_INFIX = (r"(?<=[0-9])[+\-\*^](?=[0-9-])",
 
 
 def _read_taxonomy(path: Path | None) -> dict:
-    return yaml.safe_load((path or TAXONOMY_PATH).read_text(encoding="utf-8"))
+    return read_yaml(path or TAXONOMY_PATH)
 
 
 def load_taxonomy(path: Path | None = None) -> dict:

@@ -22,10 +22,10 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-import yaml
 from spacy.language import Language
 from spacy.tokens import Doc, Span
 
+from ..resources import read_yaml
 from .ruler import optimise
 from .sentences import Sentences
 
@@ -84,7 +84,7 @@ def _read(path: Path) -> dict:
 
 @cache
 def _parsed(path: Path, mtime_ns: int) -> dict:
-    return yaml.safe_load(path.read_text(encoding="utf-8"))
+    return read_yaml(path)
 
 
 def load_rules(path: Path) -> tuple[dict[str, Rule], list[dict], list[dict]]:

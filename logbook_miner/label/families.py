@@ -13,7 +13,7 @@ import re
 from functools import cache
 from typing import Any
 
-from ..resources import DATA
+from ..resources import DATA, parse_yaml
 
 TAXONOMY_PATH = DATA / "taxonomy.yaml"
 NO_FAMILY = "none"  # the family of an entry without a fault label, on the dashboard
@@ -28,13 +28,11 @@ def families() -> dict[str, dict[str, Any]]:
     Every connection needs these few lines, and the whole taxonomy (its cues) takes 20-170 ms
     to parse, so the block is read alone: from `families:` to the next top-level key.
     """
-    import yaml
-
     text = TAXONOMY_PATH.read_text(encoding="utf-8")
     block = _BLOCK.search(text)
     if block is None:
         raise ValueError(f"{TAXONOMY_PATH.name}: no top-level `families:` block")
-    return yaml.safe_load(block.group())["families"]
+    return parse_yaml(block.group())["families"]
 
 
 def colours() -> dict[str, str]:

@@ -14,10 +14,8 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-import yaml
-
 from ..models import Entry, Metric
-from ..resources import DATA
+from ..resources import DATA, read_yaml
 from .cues import FIELDS
 from .ruler import clue, starts
 
@@ -41,7 +39,7 @@ class _Pattern:
 def _patterns(path: Path = METRICS_PATH) -> tuple[_Pattern, ...]:
     """Compile metrics.yaml once per process."""
     out = []
-    for spec in yaml.safe_load(path.read_text(encoding="utf-8"))["metrics"]:
+    for spec in read_yaml(path)["metrics"]:
         scale = {str(k).lower(): float(v) for k, v in (spec.get("scale") or {}).items()}
         unless = tuple(re.compile(r, re.IGNORECASE) for r in spec.get("unless", ()))
         for item in spec["patterns"]:

@@ -15,10 +15,8 @@ from datetime import date, timedelta
 from functools import cache
 from pathlib import Path
 
-import yaml
-
 from ..models import Entry, Rate
-from ..resources import DATA
+from ..resources import DATA, read_yaml
 from ..segment import dates
 from .ruler import clue
 
@@ -44,7 +42,7 @@ class _Vocabulary:
 
 @cache
 def _vocabulary(path: Path = RATES_PATH) -> _Vocabulary:
-    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    data = read_yaml(path)
 
     def rx(text: str) -> re.Pattern[str]:
         return re.compile(text, re.IGNORECASE)

@@ -17,6 +17,7 @@ start. All of them find exactly what the plain matchers find.
 from __future__ import annotations
 
 import re
+from functools import cache
 from re import _constants as sre
 from re import _parser as sre_parse
 
@@ -56,7 +57,8 @@ def _words(nodes: list) -> set[str]:
     return out
 
 
-def expand(regex: str) -> set[str] | None:
+@cache  # the generated cues repeat a few hundred regexes about ten thousand times
+def expand(regex: str) -> frozenset[str] | None:
     """The words an anchored regex (`^...$`) matches in full, or None if not a small finite set."""
     try:
         nodes = list(sre_parse.parse(regex))
@@ -66,7 +68,7 @@ def expand(regex: str) -> set[str] | None:
     if len(nodes) < 2 or not anchored:
         return None
     try:
-        return _words(nodes[1:-1])
+        return frozenset(_words(nodes[1:-1]))
     except _Infinite:
         return None
 

@@ -15,10 +15,8 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-import yaml
-
 from ..models import FAULT, Entry, Label
-from ..resources import DATA
+from ..resources import DATA, read_yaml
 from .cues import FIELDS
 from .ruler import clue
 
@@ -50,7 +48,7 @@ class _Trends:
 
 @cache
 def _trends(path: Path = TRENDS_PATH) -> _Trends:
-    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    data = read_yaml(path)
     num, gap = data["number"], data["gap"]
     changes = []
     for change in data["changes"]:

@@ -26,14 +26,13 @@ import jinja2
 import numpy as np
 import pandas as pd
 import vl_convert as vlc
-import yaml
 from markupsafe import Markup
 
 from .. import __version__
 from ..analytics.mtbf import reported_events, trusted_mtbf
 from ..analytics.simulate import cost_assumptions
 from ..label import families
-from ..resources import DASHBOARDS
+from ..resources import DASHBOARDS, read_yaml
 from . import charts, charts_training
 from .dashboard_data import DashboardData, load
 
@@ -61,7 +60,7 @@ def build(db: str | Path | None, out: str | Path, logbooks: Sequence[str] | None
     Returns the page's path. The images cost about as much as the page (vl-convert
     draws each chart in turn), hence `images=False` for quick rebuilds.
     """
-    layout = yaml.safe_load((PAGE_DIR / "layout.yaml").read_text(encoding="utf-8"))
+    layout = read_yaml(PAGE_DIR / "layout.yaml")
     data = load(db, logbooks)
     specs = chart_specs(data, layout)
     out = Path(out)
