@@ -54,6 +54,7 @@ _ALIASES = {"TEXT": "ORTH"}
 
 _GLOBAL_FLAGS = re.compile(r"\(\?([aiLmsux]+)\)")  # "(?i)" opening a regex
 _REGEX_GROUP = 4  # regexes joined to test a new word at once
+_ALL_TRUE = np.uint64(0x0101010101010101)  # eight True booleans read as one uint64
 _Test = Callable[[int], bool]  # a predicate on one attribute value
 # (regex test, the requirements sharing it, their bits)
 _RegexGroup = list[tuple[_Test, list[int], int]]
@@ -110,7 +111,7 @@ class _Pattern:
     key: int
     # (spec or None for any token, lo, hi or None for unbounded) per segment
     segments: list[tuple[_Spec | None, int, int | None]]
-    required: int  # bit r set for requirement r: the indexed segments of exactly one token
+    required: tuple[int, ...]  # its requirements: the indexed segments of exactly one token
     anchor: int  # the requirement matching starts from (-1 if none): the rarest, by its words
     # False if the anchor's spec is its index alone, which every anchor token passes
     recheck: bool = True
@@ -158,7 +159,8 @@ class TokenMatcher:
         # index), and the words known to pass the index (all of them for a word list).
         self._requirements: list[tuple[int, int, _Index]] = []
         self._accepted: list[set[int]] = []  # requirements with the same regex share one set
-        self._anchored: dict[int, _Pattern] = {}  # anchor requirement id -> its pattern
+        self._anchored: list[_Pattern] = []  # the patterns with requirements
+        self._required: np.ndarray | None = None  # their requirements, a row each (padded)
         self._scan: list[int] = []  # patterns with no requirement, tried at every token
         # per attr: the requirements of each listed word, and those with a regex
         self._words: dict[int, dict[int, int]] = {}  # word -> the bits of its requirements
@@ -172,7 +174,6 @@ class TokenMatcher:
         # per attr: word -> the requirements it passes, as bits (filled on first sight of each
         # word); a doc's requirements are the OR of its words', a few big-int ORs, not set unions
         self._lookup: dict[int, dict[int, int]] = {}
-        self._anchor_bits = 0  # the requirements that anchor a pattern
         self._masks: dict[int, int] = {}  # each distinct mask once (all numbers pass the same)
 
     def add(self, key: int, pattern: list[dict]) -> None:
@@ -186,10 +187,10 @@ class TokenMatcher:
         anchor = min(required, key=lambda r: self._requirements[r][2].rarity, default=-1)
         recheck = anchor < 0 or len(segments[self._requirements[anchor][1]][0].tests) > 1
         self.patterns.append(
-            _Pattern(key, segments, sum(1 << r for r in required), anchor, recheck))
+            _Pattern(key, segments, tuple(required), anchor, recheck))
         if required:
-            self._anchored[anchor] = self.patterns[-1]
-            self._anchor_bits |= 1 << anchor
+            self._anchored.append(self.patterns[-1])
+            self._required = None  # tabled again when first needed
         else:
             self._scan.append(number)
         # words seen so far were looked up without this pattern
@@ -274,15 +275,27 @@ class TokenMatcher:
             return found
         columns = _Columns(doc, self.attrs)
         present = self._present(columns)
-        # a pattern can match only where its anchor, one of its requirements, is present
-        viable = [pattern for pattern in map(self._anchored.__getitem__,
-                                             _bits(present & self._anchor_bits))
-                  if pattern.required & present == pattern.required]
+        # a pattern can match only if every one of its requirements is present
+        passed = _bit_vector(present, len(self._requirements))[self._table()]
+        # a row's 8 booleans at a time, read as one integer (numpy's all(axis=1) is 10x slower)
+        every = (passed.view(np.uint64) == _ALL_TRUE).all(axis=1)
+        viable = list(map(self._anchored.__getitem__, np.flatnonzero(every).tolist()))
         for pattern, (segment, tokens) in zip(viable, self._anchors(viable, columns), strict=True):
             self._match(pattern, segment, tokens, columns, found)
         for number in self._scan:
             self._match_everywhere(self.patterns[number], columns, found)
         return found
+
+    def _table(self) -> np.ndarray:
+        """The requirements of each pattern that has any, a row per pattern, padded to a
+        multiple of 8 with the id one past the last requirement (which `_bit_vector` sets):
+        one numpy gather tests every pattern against a doc's requirements."""
+        if self._required is None:
+            most = max((len(pattern.required) for pattern in self._anchored), default=1)
+            width, pad = -(-most // 8) * 8, len(self._requirements)
+            self._required = np.array([[*p.required, *[pad] * (width - len(p.required))]
+                                       for p in self._anchored], dtype=np.intp).reshape(-1, width)
+        return self._required
 
     def _present(self, columns: _Columns) -> int:
         """The requirements some token of the doc passes, as bits."""
@@ -367,16 +380,26 @@ def _walk(segments: Iterable[tuple[_Spec | None, int, int | None]], at: int, ste
           columns: _Columns) -> set[int]:
     """Token boundaries reached from boundary `at` through `segments`, forwards (step 1;
     token i lies between boundaries i and i + 1) or backwards (step -1)."""
-    here = {at}
     back = step < 0  # the token crossed from boundary b is b, or b - 1 going backwards
-    for spec, lo, hi in segments:
+    segments = iter(segments)
+    for spec, lo, hi in segments:  # while there is one boundary, without sets (the hot path)
         if lo == hi == 1:  # most segments: exactly one token
+            if not (0 <= at - back < n and (spec is None or spec.ok(columns, at - back))):
+                return set()
+            at += step
+            continue
+        here = _repeats(spec, lo, hi, {at}, step, n, columns)
+        break
+    else:
+        return {at}
+    for spec, lo, hi in segments:
+        if not here:
+            break
+        if lo == hi == 1:
             here = {b + step for b in here if 0 <= b - back < n
                     and (spec is None or spec.ok(columns, b - back))}
         else:
             here = _repeats(spec, lo, hi, here, step, n, columns)
-        if not here:
-            break
     return here
 
 
@@ -398,10 +421,10 @@ def _repeats(spec: _Spec | None, lo: int, hi: int | None, here: set[int], step: 
     return reached
 
 
-def _bits(mask: int) -> list[int]:
-    """The positions of the bits set in `mask`, lowest first (numpy: ~6x a Python loop)."""
-    octets = np.frombuffer(mask.to_bytes((mask.bit_length() + 7) // 8, "little"), np.uint8)
-    return np.flatnonzero(np.unpackbits(octets, bitorder="little")).tolist()
+def _bit_vector(mask: int, size: int) -> np.ndarray:
+    """`mask`'s bits 0 to `size` - 1 as booleans, and True at `size` (the table's padding)."""
+    octets = np.frombuffer((mask | 1 << size).to_bytes(size // 8 + 1, "little"), np.uint8)
+    return np.unpackbits(octets, bitorder="little").view(bool)
 
 
 def _predicates(value: object) -> list[object]:
