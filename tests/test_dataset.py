@@ -49,7 +49,7 @@ def test_the_card_tells_provenance_codes_and_licences(db, tmp_path):
         assert logbook["sha256"] in card and Path(logbook["path"]).name in card
     assert "2021-11-24 – 2021-11-27" in card
     assert re.search(r"\| `software.crash` \| fault \| .* \| 1 \| 0 \|", card)
-    assert "taxonomy v1" in card and "unknown: check with the author" in card
+    assert "taxonomy v1.1" in card and "unknown: check with the author" in card
     assert "Apache-2.0" in card  # bloom-mini matches the BLOOM pattern
 
 

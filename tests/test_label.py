@@ -15,10 +15,11 @@ import spacy
 import yaml
 
 from logbook_miner.label import classifier as classifier_module
-from logbook_miner.label.classifier import Classifier, load_taxonomy, normalise
+from logbook_miner.label.classifier import TAXONOMY_PATH, Classifier, load_taxonomy, normalise
 from logbook_miner.label.sentences import Sentences
 from logbook_miner.models import FAULT, INTERVENTION, Entry, LabelledEntry
 from logbook_miner.read import read
+from logbook_miner.resources import read_yaml
 from logbook_miner.segment.entries import segment
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"
@@ -54,6 +55,8 @@ def test_taxonomy_has_every_contract_code_once() -> None:
         contract = (SHARED / "TAXONOMY.md").read_text(encoding="utf-8")
         listed = {line.split("`")[1] for line in contract.splitlines() if line.startswith("| `")}
         assert listed == set(taxonomy[FAULT]) | set(taxonomy[INTERVENTION])
+        # the dataset card names the version its codes follow
+        assert contract.splitlines()[0].endswith(f", {read_yaml(TAXONOMY_PATH)['version']}")
 
 
 @pytest.mark.parametrize(
