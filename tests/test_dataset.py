@@ -85,6 +85,28 @@ def test_the_same_database_exports_byte_identical_files(db, tmp_path, fmt):
         assert (tmp_path / "a" / name).read_bytes() == (tmp_path / "b" / name).read_bytes(), name
 
 
+def test_an_export_replaces_an_earlier_one_in_another_format(db, tmp_path):
+    """The folder holds the dataset its card describes: an earlier export's files in another
+    format or layout go; a file of the user's stays, and so does anything the JSON names
+    outside the folder."""
+    out, own, outside = tmp_path / "out", tmp_path / "out" / "notes.txt", tmp_path / "keep.csv"
+    out.mkdir()
+    own.write_text("mine")
+    outside.write_text("mine too")
+    export(out, db=db, fmt="jsonl")
+    export(out, db=db, fmt="parquet", partition_by="logbook")
+    assert not list(out.glob("*.jsonl")) and (out / "labels" / "logbook=ops").is_dir()
+    export(out, db=db, fmt="csv")
+    assert sorted(p.name for p in out.iterdir()) == sorted(
+        [f"{table}.csv" for table in TABLES] + ["README.md", "datapackage.json", "notes.txt"])
+    package = out / "datapackage.json"
+    package.write_text(package.read_text().replace('"logbooks.csv"', '"../keep.csv"'))
+    export(out, db=db, fmt="jsonl")
+    assert outside.read_text() == "mine too" and own.read_text() == "mine"
+    assert (out / "logbooks.csv").exists()  # no longer listed, so not the export's to remove
+    assert not (out / "entries.csv").exists()
+
+
 def test_partitioned_parquet_reads_in_duckdb_and_pandas(db, tmp_path):
     export(tmp_path / "flat", db=db, fmt="parquet")
     export(tmp_path / "parts", db=db, fmt="parquet", partition_by="logbook")
