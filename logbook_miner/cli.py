@@ -20,7 +20,7 @@ import click
 from . import __version__
 from .api import Store
 from .errors import ArgumentError
-from .present.cli_output import FORMATS
+from .present.cli_output import FORMATS, counted
 from .store import StoreError, StoreLocked
 
 EXIT_BAD_INPUT = 1
@@ -414,7 +414,7 @@ def generate(out, seed, style, days, nodes, mtbf_hours, pages) -> None:
 def classify(db, logbooks) -> None:
     """Relabel stored entries with the current taxonomy (review decisions still apply)."""
     for logbook, entries in Store(db).classify(logbooks or None).items():
-        click.echo(f"{logbook}: {entries} entries relabelled")
+        click.echo(f"{logbook}: {counted(entries, 'entry', 'entries')} relabelled")
 
 
 @main.command(epilog=examples(

@@ -28,6 +28,7 @@ from typing import Protocol
 from .errors import ArgumentError
 from .label import default_classify
 from .models import Classify, Entry, LabelledEntry
+from .present.cli_output import counted
 from .read import (
     DEFAULT_PDF_BACKEND,
     SUPPORTED_SUFFIXES,
@@ -88,9 +89,9 @@ class IngestResult:
         notes = "".join(f"; {note}" for note in self.notes)
         if self.status == "unchanged":
             return _one_line(f"{self.logbook}: unchanged ({self.path}), nothing to do{notes}")
-        pages = f", {self.pages} pages" if self.pages else ""
-        return _one_line(f"{self.logbook}: {self.entries} entries, {self.dated} dated{pages}, "
-                         f"{self.seconds:.2f}s ({self.path}){notes}")
+        pages = f", {counted(self.pages, 'page')}" if self.pages else ""
+        return _one_line(f"{self.logbook}: {counted(self.entries, 'entry', 'entries')}, "
+                         f"{self.dated} dated{pages}, {self.seconds:.2f}s ({self.path}){notes}")
 
 
 @dataclass(slots=True)

@@ -42,7 +42,7 @@ def stored(db, sql):
 def test_ingest_is_idempotent_and_replaces_a_changed_file(run, tmp_path, notes):
     db = tmp_path / "x.duckdb"
     first = run("ingest", notes / "2021-11-24.md", "--db", db, "--name", "ops")
-    assert first.exit_code == 0 and "ops: 1 entries, 1 dated" in first.output
+    assert first.exit_code == 0 and "ops: 1 entry, 1 dated" in first.output
     again = run("ingest", notes / "2021-11-24.md", "--db", db, "--name", "ops")
     assert again.exit_code == 0 and "unchanged" in again.output
     (notes / "2021-11-24.md").write_text(DAY_ONE + "\n# 2021-11-26\n\nMore.\n")
@@ -145,3 +145,13 @@ def test_an_unchanged_file_stored_without_labels_says_how_to_label_it(tmp_path):
     relabel(db)
     [labelled] = ingest([notes], db=db)
     assert labelled.summary() == f"notes: unchanged ({notes}), nothing to do"
+
+
+def test_a_one_entry_logbook_is_counted_in_the_singular(run, tmp_path):
+    notes = tmp_path / "notes.md"
+    notes.write_text("# 2024-03-10\n\nNCCL timeout on node 7; restarted from the last save.\n")
+    db = tmp_path / "one.duckdb"
+    [stored] = ingest([notes], db=db, classify=no_labels)
+    assert stored.summary().startswith("notes: 1 entry, 1 dated, ")
+    result = run("classify", "--db", db)
+    assert result.exit_code == 0 and result.output == "notes: 1 entry relabelled\n"
