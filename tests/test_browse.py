@@ -55,6 +55,10 @@ def test_search_ranks_entries_with_every_word_first_and_filters(store):
     assert {(r["logbook"], r["seq"]) for r in found.head(2).to_dict("records")} == {
         ("opt-175b-27_percent_update", 1), ("opt-175b-56_percent_update", 3)}
     assert all("ECC" in s for s in found.head(2)["snippet"])
+    texts = {(r["logbook"], r["seq"]): " ".join(r["text"].split())
+             for r in store.sql("SELECT logbook, seq, text FROM entries").to_dict("records")}
+    for row in found.to_dict("records"):  # whole words, never a word cut in two
+        assert f" {row['snippet']} " in f" {texts[row['logbook'], row['seq']]} ", row
     only = store.search("ECC errors", logbook="opt-175b-27_percent_update")
     assert set(only["logbook"]) == {"opt-175b-27_percent_update"}
     dated = store.search("loss", since="2022-04-01", until="2022-12-31")

@@ -1,5 +1,6 @@
 -- Entries ranked for a text (BM25 over their lowercased words, heading and text together),
--- with a snippet around the first word found; filters by code, logbook and date range.
+-- with a snippet of whole words around the first word found; filters by code, logbook and
+-- date range.
 -- DuckDB's fts extension is not in the Python wheel and nothing downloads extensions at run
 -- time, so the ranking is computed here; a logbook store holds thousands of entries, not
 -- millions, and the scan takes milliseconds.
@@ -45,9 +46,11 @@ scored AS (  -- BM25 with k1 = 1.2, b = 0.75
 ),
 pattern AS (SELECT '(?i)\b(' || string_agg(term, '|') || ')\b' AS words FROM terms)
 SELECT d.logbook, d.seq, d.date, round(s.score, 3) AS score,
-       trim(regexp_replace(coalesce(
-           regexp_extract(d.text, '.{0,30}' || p.words || '.{0,60}'),
-           left(d.text, 90)), '\s+', ' ', 'g')) AS snippet,
+       -- up to 5 words before it and 10 after (the leftmost match starts at a word), or the
+       -- text's first 15 words when the words are in the heading only
+       trim(regexp_replace(coalesce(nullif(regexp_extract(
+           d.text, '(?:\S+\s+){0,5}\S*' || p.words || '\S*(?:\s+\S+){0,10}'), ''),
+           regexp_extract(d.text, '^\s*(?:\S+\s+){0,14}\S*')), '\s+', ' ', 'g')) AS snippet,
        d.heading
 FROM scored s JOIN docs d USING (logbook, seq) CROSS JOIN pattern p
 ORDER BY s.matched_terms DESC, s.score DESC, d.logbook, d.seq
