@@ -125,14 +125,19 @@ def find_sources(paths: Iterable[str | Path], name: str | None = None,
 
     A link inside a directory that points outside it is left out (and named in
     `skipped`) unless `follow_links`: a folder of notes is not a way to /etc/passwd.
+    A folder's other files (not hidden ones) are named in `skipped` too, one line a folder,
+    so that notes kept as images or spreadsheets are not left out without a word.
     """
     files: list[tuple[Path, bool]] = []  # (file, found in a folder)
     for raw in paths:
         path = Path(raw)
         if path.is_dir():
             inside = path.resolve()
+            others: list[str] = []
             for p in sorted(path.iterdir()):
                 if p.suffix.lower() not in SUPPORTED_SUFFIXES or not p.is_file():
+                    if p.is_file() and not p.name.startswith("."):
+                        others.append(p.name)
                     continue
                 if not follow_links and not p.resolve().is_relative_to(inside):
                     if skipped is not None:
@@ -140,6 +145,8 @@ def find_sources(paths: Iterable[str | Path], name: str | None = None,
                                        f"outside {path}")
                     continue
                 files.append((p, True))
+            if others and skipped is not None:
+                skipped.append(_not_logbooks(path, others))
         else:
             files.append((path, False))
     if as_one:
@@ -147,6 +154,12 @@ def find_sources(paths: Iterable[str | Path], name: str | None = None,
     if name and len(files) > 1:
         raise ArgumentError("`name` names one logbook; use `as_one` NAME to merge several files")
     return [Source(name or f.stem, [f], in_folder) for f, in_folder in files]
+
+
+def _not_logbooks(folder: Path, names: list[str]) -> str:
+    shown = ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
+    return (f"skipped {counted(len(names), 'file')} of {folder} that no reader takes: {shown} "
+            f"(logbooks are {' '.join(SUPPORTED_SUFFIXES)})")
 
 
 class Progress(Protocol):

@@ -47,6 +47,21 @@ def test_links_out_of_a_folder_are_skipped_unless_followed(tmp_path):
     assert set(entry_counts(db)) == {"day1", "same", "leak"}
 
 
+def test_a_folders_other_files_are_named_in_one_line(tmp_path):
+    folder = tmp_path / "notes"
+    folder.mkdir()
+    (folder / "day1.md").write_text(GOOD)
+    for name in ("plot.png", "scan.PNG", "losses.csv", "run.json", ".DS_Store"):
+        (folder / name).write_bytes(b"\x89PNG")
+    (folder / "images").mkdir()  # a subfolder is not a file left out
+    run = logbook_cli("ingest", folder, "--db", tmp_path / "x.duckdb", "--no-label", timeout=60)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.splitlines()[0] == (
+        f"skipped 4 files of {folder} that no reader takes: losses.csv, plot.png, run.json "
+        "and 1 more (logbooks are .pdf .md .markdown .txt .text .log .docx .html .htm)")
+    assert entry_counts(tmp_path / "x.duckdb") == {"day1": 1}
+
+
 def test_control_characters_in_names_never_reach_the_terminal(tmp_path):
     hostile = tmp_path / "a\x1b]0;PWNED\x07X\nsecond line.md"
     hostile.write_text(GOOD)
