@@ -23,6 +23,7 @@ from pathlib import Path
 
 import spacy
 from spacy.attrs import NORM, ORTH
+from spacy.language import Language
 from spacy.tokenizer import Tokenizer
 from spacy.tokens import Doc
 
@@ -160,83 +161,97 @@ def _drop_special_cases_that_change_nothing(tokenizer: Tokenizer) -> None:
     tokenizer.rules = useful
 
 
+def _blank_pipeline() -> Language:
+    """A blank English pipeline whose tokenizer splits words as logbooks write them."""
+    nlp = spacy.blank("en")
+    # "...went into NaN." keeps its full stop by default (a capital before it reads as
+    # an abbreviation); a word ending in lower-then-upper case, or in a number and its
+    # unit ("200G.", "the 70B."), is no abbreviation.
+    # A number keeps its magnitude ("1M", "4K", "2T", as "6B" already does), so "batch
+    # 0.5M -> 1M" reads as two values; units of measure ("12 GB", "5 m") still split off.
+    suffixes = [*(s.replace("|T|G|M|K|", "|") for s in nlp.Defaults.suffixes),
+                r"(?<=[a-z0-9][A-Z])\."]
+    nlp.tokenizer.suffix_search = spacy.util.compile_suffix_regex(suffixes).search
+    # A hyphenated word is one token ("low-quality", "re-launched", "oom-killed",
+    # "--clip-grad"), so a cue's regex matches it whether or not the writer used the hyphen.
+    infixes = [r.replace(_HYPHEN_INFIX, _DASH_INFIX).replace(*_SLASH_INFIX)
+               .replace(*_DIGIT_HYPHEN_INFIX) for r in nlp.Defaults.infixes]
+    nlp.tokenizer.token_match = _TAGGED_NAME.match  # "herd-train:2024-05-03"
+    # A Markdown link's text is a word of the sentence: "a [bug](https://...) was fixed".
+    infixes += [_LINK_INFIX, "→"]
+    nlp.tokenizer.infix_finditer = spacy.util.compile_infix_regex(infixes).finditer
+    _drop_special_cases_that_change_nothing(nlp.tokenizer)
+    # a logbook has more distinct words than spaCy's default cache of 10,000 holds
+    nlp.tokenizer.max_cache_size = _TOKENIZER_CACHE
+    for arrow in _ARROWS:  # "lr 1e-4 -> 6e-5": an arrow is one word, read as "to"
+        nlp.tokenizer.add_special_case(arrow, [{ORTH: arrow}])
+    # spaCy's 1M-character cap guards parser/NER memory; rule matching on a blank
+    # pipeline is linear, and a logbook entry (a pasted log) may be longer.
+    nlp.max_length = 100_000_000
+    return nlp
+
+
+def _taxonomy_rules(taxonomy: dict) -> tuple[dict[str, Rule], list[dict]]:
+    """Each cue group of the taxonomy (written, or generated from its settings, variables and
+    components) as a Rule, and its patterns for the ruler; marks are rules of no code."""
+    rules: dict[str, Rule] = {}
+    patterns = []
+    shared = taxonomy["shared"]
+    variables = variable_groups(taxonomy.get("variables", []), shared["set_verb"])
+    components = component_groups(taxonomy.get("components", []), shared)
+    for code, spec in taxonomy["codes"].items():
+        edits = [*edit_group(code, spec.get("settings", []), shared),
+                 *variant_group(code, spec.get("settings", []), spec.get("variants", []),
+                                shared)]
+        groups = [*spec.get("patterns", []), *edits, *variables.get(code, []),
+                  *components.get(code, [])]
+        for i, group in enumerate(groups):
+            rule_id = f"{code}#{i}"
+            rules[rule_id] = Rule(
+                code=code,
+                kind=spec["kind"],
+                source=f"taxonomy:{group.get('name', rule_id)}",
+                confidence=float(group.get("confidence", 0.8)),
+                unless=frozenset(group.get("unless", ())),
+                needs=frozenset(group.get("needs", ())),
+                inside=frozenset(group.get("inside", ())),
+                not_after=frozenset(group.get("not_after", ())),
+                followed_by=frozenset(group.get("followed_by", ())),
+                counted=bool(group.get("counted", False)),
+                announced_ahead=bool(spec.get("announced_ahead", False)),
+                before_trouble=frozenset(group.get("before_trouble", ())),
+            )
+            for pattern in group.get("phrases", []) + group.get("tokens", []):
+                patterns.append({"label": code, "pattern": optimise(pattern), "id": rule_id})
+    for name, group in taxonomy.get("marks", {}).items():
+        rules[name] = Rule(code=name, kind=FAULT, source=f"mark:{name}", confidence=0.0)
+        patterns += [{"label": name, "pattern": optimise(pattern), "id": name}
+                     for pattern in group["tokens"]]
+    return rules, patterns
+
+
 class Classifier:
     """Labels entries with taxonomy codes; build once, then call `classify` on batches."""
 
     def __init__(self, taxonomy_path: Path | None = None, context_path: Path | None = None):
-        self.nlp = spacy.blank("en")
-        # "...went into NaN." keeps its full stop by default (a capital before it reads as
-        # an abbreviation); a word ending in lower-then-upper case, or in a number and its
-        # unit ("200G.", "the 70B."), is no abbreviation.
-        # A number keeps its magnitude ("1M", "4K", "2T", as "6B" already does), so "batch
-        # 0.5M -> 1M" reads as two values; units of measure ("12 GB", "5 m") still split off.
-        suffixes = [*(s.replace("|T|G|M|K|", "|") for s in self.nlp.Defaults.suffixes),
-                    r"(?<=[a-z0-9][A-Z])\."]
-        self.nlp.tokenizer.suffix_search = spacy.util.compile_suffix_regex(suffixes).search
-        # A hyphenated word is one token ("low-quality", "re-launched", "oom-killed",
-        # "--clip-grad"), so a cue's regex matches it whether or not the writer used the hyphen.
-        infixes = [r.replace(_HYPHEN_INFIX, _DASH_INFIX).replace(*_SLASH_INFIX)
-                   .replace(*_DIGIT_HYPHEN_INFIX) for r in self.nlp.Defaults.infixes]
-        self.nlp.tokenizer.token_match = _TAGGED_NAME.match  # "herd-train:2024-05-03"
-        # A Markdown link's text is a word of the sentence: "a [bug](https://...) was fixed".
-        infixes += [_LINK_INFIX, "→"]
-        self.nlp.tokenizer.infix_finditer = spacy.util.compile_infix_regex(infixes).finditer
-        _drop_special_cases_that_change_nothing(self.nlp.tokenizer)
-        # a logbook has more distinct words than spaCy's default cache of 10,000 holds
-        self.nlp.tokenizer.max_cache_size = _TOKENIZER_CACHE
-        for arrow in _ARROWS:  # "lr 1e-4 -> 6e-5": an arrow is one word, read as "to"
-            self.nlp.tokenizer.add_special_case(arrow, [{ORTH: arrow}])
-        # spaCy's 1M-character cap guards parser/NER memory; rule matching on a blank
-        # pipeline is linear, and a logbook entry (a pasted log) may be longer.
-        self.nlp.max_length = 100_000_000
+        context_path = context_path or CONTEXT_PATH
+        self.nlp = _blank_pipeline()
         self.nlp.add_pipe("sentences")  # sentencizer's starts and line ends (sentences.py)
-        self.rules: dict[str, Rule] = {}
-        patterns = []
         taxonomy = _read_taxonomy(taxonomy_path)
-        shared = taxonomy["shared"]
-        variables = variable_groups(taxonomy.get("variables", []), shared["set_verb"])
-        components = component_groups(taxonomy.get("components", []), shared)
-        for code, spec in taxonomy["codes"].items():
-            edits = [*edit_group(code, spec.get("settings", []), shared),
-                     *variant_group(code, spec.get("settings", []), spec.get("variants", []),
-                                    shared)]
-            groups = [*spec.get("patterns", []), *edits, *variables.get(code, []),
-                      *components.get(code, [])]
-            for i, group in enumerate(groups):
-                rule_id = f"{code}#{i}"
-                self.rules[rule_id] = Rule(
-                    code=code,
-                    kind=spec["kind"],
-                    source=f"taxonomy:{group.get('name', rule_id)}",
-                    confidence=float(group.get("confidence", 0.8)),
-                    unless=frozenset(group.get("unless", ())),
-                    needs=frozenset(group.get("needs", ())),
-                    inside=frozenset(group.get("inside", ())),
-                    not_after=frozenset(group.get("not_after", ())),
-                    followed_by=frozenset(group.get("followed_by", ())),
-                    counted=bool(group.get("counted", False)),
-                    announced_ahead=bool(spec.get("announced_ahead", False)),
-                    before_trouble=frozenset(group.get("before_trouble", ())),
-                )
-                for pattern in group.get("phrases", []) + group.get("tokens", []):
-                    patterns.append({"label": code, "pattern": optimise(pattern), "id": rule_id})
-        for name, group in taxonomy.get("marks", {}).items():
-            self.rules[name] = Rule(code=name, kind=FAULT, source=f"mark:{name}", confidence=0.0)
-            patterns += [{"label": name, "pattern": optimise(pattern), "id": name}
-                         for pattern in group["tokens"]]
+        self.rules, patterns = _taxonomy_rules(taxonomy)
         self.marks = frozenset(taxonomy.get("marks", {}))
-        self.consequences = Consequences(shared)
-        self.recurrence = context.load_recurrence(context_path or CONTEXT_PATH)
+        self.consequences = Consequences(taxonomy["shared"])
+        self.recurrence = context.load_recurrence(context_path)
         self.rules[context.RECURRENCE] = Rule(
             code=context.RECURRENCE, kind=FAULT, source="context:recurrence", confidence=0.7)
         ruler = self.nlp.add_pipe("anchored_span_ruler", name="rulers",
                                   config={"spans_key": SPANS_KEY})
         ruler.add_patterns(patterns + self.recurrence.patterns)
-        rules, context_patterns, stops = context.load_rules(context_path or CONTEXT_PATH)
+        rules, context_patterns, stops = context.load_rules(context_path)
         ruler.add_patterns(context_patterns, spans_key=context.SPANS_KEY)
         ruler.add_patterns(stops, spans_key=context.STOPS_KEY, bare=True)
-        self.aside_titles = context.load_aside_titles(context_path or CONTEXT_PATH)
-        self.line_rules = context.load_line_rules(context_path or CONTEXT_PATH)
+        self.aside_titles = context.load_aside_titles(context_path)
+        self.line_rules = context.load_line_rules(context_path)
         kinds = {rule.code: rule.kind for rule in self.rules.values()}
         self.context = self.nlp.add_pipe(
             "context", config={"cues_key": SPANS_KEY}).configure(rules, kinds)
