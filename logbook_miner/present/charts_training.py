@@ -14,11 +14,8 @@ import pandas as pd
 
 from ..analytics.cost import MODEL, formula
 from .charts import WIDTH, empty, time_x, utc, utc_tooltip
+from .dashboard_data import METRIC_PANELS
 
-METRIC_PANELS = {
-    "lm_loss": "LM loss", "grad_norm": "Gradient norm", "tflops": "TFLOPS per GPU",
-    "samples_per_second": "Samples per second", "words_per_second": "Words per second",
-}
 FAILURE_RULE = "#d62728"
 
 

@@ -28,7 +28,11 @@ from ..resources import QUERIES
 from ..store import choose_logbooks, connect, default_db
 
 DASHBOARD_QUERIES = QUERIES / "dashboard"
-METRIC_NAMES = ("lm_loss", "grad_norm", "tflops", "samples_per_second", "words_per_second")
+# the mined metrics the training panel draws, with their panel titles
+METRIC_PANELS = {
+    "lm_loss": "LM loss", "grad_norm": "Gradient norm", "tflops": "TFLOPS per GPU",
+    "samples_per_second": "Samples per second", "words_per_second": "Words per second",
+}
 _BUCKETS = (1, 60, 300, 900, 3600, 6 * 3600, 86400, 7 * 86400)  # seconds
 MAX_REPAIRS_FOR_CI = 2000  # the BCa bootstrap is O(n * 9999); a sample bounds its cost
 
@@ -70,7 +74,7 @@ def load(db: str | Path | None = None, logbooks: Sequence[str] | None = None,
     with connect(db or default_db(), read_only=True) as con:
         chosen = choose_logbooks(con, logbooks)
         params = {"logbooks": chosen, "markers": limits.markers, "rows": limits.ledger,
-                  "note_chars": limits.note_chars, "metric_names": list(METRIC_NAMES)}
+                  "note_chars": limits.note_chars, "metric_names": list(METRIC_PANELS)}
         sqlfiles.build(con, DASHBOARD_QUERIES, params)
         extent = _one(con, "extent", params)
         series = max(1, len(chosen))  # one line per logbook (and per metric or kind)
