@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 import unicodedata
 from pathlib import Path
@@ -87,24 +88,45 @@ def test_the_same_database_exports_byte_identical_files(db, tmp_path, fmt):
 
 def test_an_export_replaces_an_earlier_one_in_another_format(db, tmp_path):
     """The folder holds the dataset its card describes: an earlier export's files in another
-    format or layout go; a file of the user's stays, and so does anything the JSON names
-    outside the folder."""
-    out, own, outside = tmp_path / "out", tmp_path / "out" / "notes.txt", tmp_path / "keep.csv"
+    format or layout go; a file of the user's stays."""
+    out = tmp_path / "out"
     out.mkdir()
-    own.write_text("mine")
-    outside.write_text("mine too")
+    (out / "notes.txt").write_text("mine")
     export(out, db=db, fmt="jsonl")
     export(out, db=db, fmt="parquet", partition_by="logbook")
     assert not list(out.glob("*.jsonl")) and (out / "labels" / "logbook=ops").is_dir()
     export(out, db=db, fmt="csv")
     assert sorted(p.name for p in out.iterdir()) == sorted(
         [f"{table}.csv" for table in TABLES] + ["README.md", "datapackage.json", "notes.txt"])
-    package = out / "datapackage.json"
-    package.write_text(package.read_text().replace('"logbooks.csv"', '"../keep.csv"'))
+
+
+@pytest.mark.parametrize("listed", [
+    "../keep.csv", "entries.csv/../../keep.csv", "entries.csv/../notes.txt", "/tmp/keep.csv",
+    None, 7, ["entries.csv/../notes.txt"], "", "notes.txt"])
+def test_only_an_earlier_exports_own_files_are_removed(db, tmp_path, listed):
+    """A datapackage.json edited by hand, or another tool's, removes nothing of the user's:
+    a path that climbs out of the folder, leaves the table's own name, or is not a path."""
+    out, outside = tmp_path / "out", tmp_path / "keep.csv"
+    out.mkdir()
+    outside.write_text("mine")
     export(out, db=db, fmt="jsonl")
-    assert outside.read_text() == "mine too" and own.read_text() == "mine"
-    assert (out / "logbooks.csv").exists()  # no longer listed, so not the export's to remove
-    assert not (out / "entries.csv").exists()
+    (out / "notes.txt").write_text("mine too")
+    package = json.loads((out / "datapackage.json").read_text())
+    package["resources"][0]["path"] = listed
+    (out / "datapackage.json").write_text(json.dumps(package))
+    export(out, db=db, fmt="csv")
+    assert outside.read_text() == "mine" and (out / "notes.txt").read_text() == "mine too"
+    assert not (out / "entries.jsonl").exists()  # the files still listed as the export's go
+
+
+def test_another_tools_datapackage_removes_nothing(db, tmp_path):
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "entries.csv").write_text("a,b\n1,2\n")
+    (out / "datapackage.json").write_text(json.dumps(
+        {"name": "my-dataset", "resources": [{"name": "entries", "path": "entries.csv"}]}))
+    export(out, db=db, fmt="jsonl")
+    assert (out / "entries.csv").read_text() == "a,b\n1,2\n"
 
 
 def test_partitioned_parquet_reads_in_duckdb_and_pandas(db, tmp_path):

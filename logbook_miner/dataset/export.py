@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator, Sequence
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 import duckdb
 
@@ -59,40 +59,45 @@ def export(out: str | Path, db: str | Path | None = None, fmt: str = "jsonl",
                 raise ValueError(f"cannot export {table}: {str(exc).splitlines()[0]} (a database "
                                  "from an older version: run `logbook classify` once)") from None
             written[table] = (target, con.sql(rows, params=scope))
-        _remove(earlier - set(_table_files(out, [path for path, _ in written.values()])), out)
+        _remove(earlier - set(_table_files([path for path, _ in written.values()])), out)
         card.write(out, fmt, written, partition_by)
     return {table: path for table, (path, _) in written.items()}
 
 
 def _exported_files(out: Path) -> Iterator[Path]:
-    """The table files OUT's datapackage.json lists, if an earlier export wrote one: only
-    files inside OUT under a table's name, whatever else the JSON may say."""
+    """The table files an earlier export wrote into OUT, as its datapackage.json lists them:
+    only if the package is ours, only a table's files, only relative paths that stay in OUT
+    (another tool's datapackage.json, or one edited by hand, removes nothing)."""
     try:
         package = json.loads((out / "datapackage.json").read_text(encoding="utf-8"))
-        listed = [resource["path"] for resource in package["resources"]]
-    except (OSError, ValueError, KeyError, TypeError):
+    except (OSError, ValueError):
         return
-    for paths in listed:
-        for path in [paths] if isinstance(paths, str) else paths:
-            file = (out / str(path)).resolve()
-            first = Path(str(path)).parts[:1]
-            if (file.is_relative_to(out.resolve()) and first
-                    and first[0].split(".")[0] in TABLES and file.is_file()):
-                yield file
+    if not isinstance(package, dict) or package.get("name") != card.package_name():
+        return
+    for resource in package.get("resources") or []:
+        table = resource.get("name") if isinstance(resource, dict) else None
+        if table not in TABLES:
+            continue
+        paths = resource.get("path")
+        for path in [paths] if isinstance(paths, str) else paths if isinstance(paths, list) else []:
+            where = PurePosixPath(path) if isinstance(path, str) else None
+            if (where and where.parts and not where.is_absolute() and ".." not in where.parts
+                    and where.parts[0].split(".")[0] == table):
+                yield out / where
 
 
-def _table_files(out: Path, targets: list[Path]) -> Iterator[Path]:
+def _table_files(targets: list[Path]) -> Iterator[Path]:
     for target in targets:
-        yield from (p.resolve() for p in target.rglob("*")) if target.is_dir() else [
-            target.resolve()]
+        yield from target.rglob("*") if target.is_dir() else [target]
 
 
 def _remove(files: set[Path], out: Path) -> None:
-    """Remove an earlier export's files, and the folders they leave empty inside OUT."""
+    """Remove an earlier export's files (a link itself, not what it points to), and the
+    folders they leave empty inside OUT."""
     for file in files:
-        file.unlink(missing_ok=True)
+        if file.is_symlink() or file.is_file():
+            file.unlink()
         folder = file.parent
-        while folder != out.resolve() and folder.is_relative_to(out.resolve()) \
-                and not any(folder.iterdir()):
+        while folder != out and folder.is_dir() and not any(folder.iterdir()):
             folder.rmdir()
             folder = folder.parent
