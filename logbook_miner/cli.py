@@ -402,7 +402,8 @@ def generate(out, seed, style, days, nodes, mtbf_hours, pages) -> None:
     made = run_generate(Path(out), seed=seed, style=style, days=days, nodes=nodes,
                         mtbf_hours=mtbf_hours, pages=pages)
     hint = f" --as-one {made.logbook}" if style == "daily" else f" --name {made.logbook}"
-    click.echo(f"{made.logbook}: {len(made.rows)} entries, {made.pages} pages, {made.days} days")
+    click.echo(f"{made.logbook}: {counted(len(made.rows), 'entry', 'entries')}, "
+               f"{counted(made.pages, 'page')}, {counted(made.days, 'day')}")
     click.echo(f"document: {made.document}\ntruth: {made.truth}")
     click.echo(f"next: logbook ingest {made.document}{hint}")
 
@@ -440,7 +441,8 @@ def review(db, out, apply_path, below, logbook) -> None:
     if apply_path:
         click.echo(Store(db).review(apply=apply_path).summary())
     else:
-        click.echo(f"{Store(db).review(out, below=below, logbook=logbook)} rows -> {out}")
+        rows = Store(db).review(out, below=below, logbook=logbook)
+        click.echo(f"{counted(rows, 'row')} -> {out}")
 
 
 @main.command(epilog=examples("logbook dashboard --out dashboard && xdg-open dashboard/index.html"))
