@@ -68,6 +68,18 @@ def test_search_ranks_entries_with_every_word_first_and_filters(store):
     assert store.search("zzzqqq").empty
 
 
+def test_a_snippet_stays_short_beside_a_pasted_blob(tmp_path):
+    notes = tmp_path / "notes.md"
+    blob = "x" * 4000
+    notes.write_text(f"# 2024-03-10 dump\n\nthe dump: {blob} then NCCL timeout, restarted.\n\n"
+                     f"# 2024-03-11 heading names NCCL only\n\n{blob} and more words here\n")
+    store = Store(tmp_path / "x.duckdb")
+    store.ingest([notes], label=False)
+    found = {row["seq"]: row["snippet"] for row in store.search("NCCL").to_dict("records")}
+    assert found[1] == "then NCCL timeout, restarted."
+    assert found[2] == ""  # the text opens with the blob: no whole words to show
+
+
 def test_forget_removes_one_logbook_in_one_go(store):
     run = logbook_in_process("forget", "nosuch", "--db", store.path)
     assert (run.returncode, run.stderr.strip()) == (1, "error: no logbook 'nosuch' is stored")

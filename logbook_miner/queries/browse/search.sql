@@ -46,11 +46,12 @@ scored AS (  -- BM25 with k1 = 1.2, b = 0.75
 ),
 pattern AS (SELECT '(?i)\b(' || string_agg(term, '|') || ')\b' AS words FROM terms)
 SELECT d.logbook, d.seq, d.date, round(s.score, 3) AS score,
-       -- up to 5 words before it and 10 after (the leftmost match starts at a word), or the
-       -- text's first 15 words when the words are in the heading only
-       trim(regexp_replace(coalesce(nullif(regexp_extract(
-           d.text, '(?:\S+\s+){0,5}\S*' || p.words || '\S*(?:\s+\S+){0,10}'), ''),
-           regexp_extract(d.text, '^\s*(?:\S+\s+){0,14}\S*')), '\s+', ' ', 'g')) AS snippet,
+       -- whole words of up to 30 characters around it, 4 before and 8 after (the match opens
+       -- and closes at a space or the text's end), else the text's first whole words
+       trim(regexp_replace(coalesce(nullif(regexp_extract(d.text,
+           '(?:^|\s)(?:\S{1,30}\s+){0,4}\S{0,30}' || p.words || '\S{0,30}(?:\s+\S{1,30}){0,8}(?:\s|$)'),
+           ''), regexp_extract(d.text, '^\s*(?:\S{1,30}(?:\s+|$)){0,12}')),
+           '\s+', ' ', 'g')) AS snippet,
        d.heading
 FROM scored s JOIN docs d USING (logbook, seq) CROSS JOIN pattern p
 ORDER BY s.matched_terms DESC, s.score DESC, d.logbook, d.seq
