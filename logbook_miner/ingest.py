@@ -38,7 +38,7 @@ from .read import (
     read,
     regular_file,
 )
-from .read.duplicates import Renderings, fingerprint
+from .read.duplicates import ANOTHER_LOGBOOK, Renderings, fingerprint, similarity
 from .read.folder import read_merged
 from .segment import dates
 from .segment.entries import segment
@@ -85,7 +85,8 @@ class IngestResult:
         if self.status == "duplicate" and self.same_as:
             other, score = self.same_as
             return _one_line(f"warning: {self.path}: same logbook as {other} ({score:.0%} of "
-                             "the text alike), not ingested; --force ingests it anyway")
+                             "the text alike), not ingested; ingest it on its own with --name "
+                             "to keep it too")
         notes = "".join(f"; {note}" for note in self.notes)
         if self.status == "unchanged":
             return _one_line(f"{self.logbook}: unchanged ({self.path}), nothing to do{notes}")
@@ -154,6 +155,10 @@ def find_sources(paths: Iterable[str | Path], name: str | None = None,
     if name and len(files) > 1:
         raise ArgumentError("`name` names one logbook; use `as_one` NAME to merge several files")
     return [Source(name or f.stem, [f], in_folder) for f, in_folder in files]
+
+
+def _unlabelled(logbook: str) -> str:
+    return f"it has no labels: `logbook classify --logbook {logbook}` labels it"
 
 
 def _not_logbooks(folder: Path, names: list[str]) -> str:
@@ -227,8 +232,7 @@ def ingest(paths: Iterable[str | Path], db: str | Path | None = None, name: str 
             if result.status == "unchanged":
                 named[source.logbook] = source.label
                 if not label_count(con, source.logbook):
-                    result.notes.append(f"it has no labels: `logbook classify --logbook "
-                                        f"{source.logbook}` labels it")
+                    result.notes.append(_unlabelled(source.logbook))
                 if todo:
                     kept.add(source.label, fingerprint(load_entries(con, source.logbook)))
         # closed when the last file is taken: left to the garbage collector, the worker pool may
@@ -253,11 +257,20 @@ def ingest(paths: Iterable[str | Path], db: str | Path | None = None, name: str 
                                     "with --name")
                     continue
                 before = stored_path(con, source.logbook)
+                if before not in (None, source.label) and shingles is not None:
+                    shared = similarity(shingles, fingerprint(load_entries(con, source.logbook)))
+                    if shared < ANOTHER_LOGBOOK:  # a slip of the path, not the file moved
+                        result.error = (f"logbook `{source.logbook}` is stored from {before}, "
+                                        f"whose text this file shares {shared:.0%} of; not "
+                                        "replaced: --name gives it its own, --force replaces it")
+                        continue
                 _store(con, source, sha, parsed_one, error, result)
                 if result.status == "ingested":
                     named[source.logbook] = source.label
                     if before not in (None, source.label):
                         result.notes.append(f"replaced `{source.logbook}` read from {before}")
+                    if classify is no_labels and result.entries:  # its old labels are gone too
+                        result.notes.append(_unlabelled(source.logbook))
                 if shingles and result.status == "ingested":
                     kept.add(source.label, shingles)
     return results

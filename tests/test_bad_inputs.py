@@ -114,7 +114,9 @@ def batch(tmp_path_factory) -> Batch:
     for name, (data, _) in GOOD.items():
         (folder / name).write_bytes(data)
     files = [folder / case.file for case in CASES] + [folder / name for name in GOOD]
-    return Batch(logbook_cli("ingest", "--db", db, *files, timeout=180), db, folder, before)
+    # --force: each seed is another text than its file, which replaces it only when forced
+    return Batch(logbook_cli("ingest", "--db", db, "--force", *files, timeout=180), db, folder,
+                 before)
 
 
 def test_batch_exits_1_with_one_line_per_failed_file_and_no_traceback(batch):
@@ -210,6 +212,26 @@ def test_two_files_of_one_name_in_a_batch_keep_the_first_and_refuse_the_second(t
     assert entry_counts(db) == {"notes": 2}
 
 
+def test_a_file_that_shares_no_text_with_the_logbook_of_its_name_does_not_replace_it(tmp_path):
+    """A slip of the path (../gold/cpm-live.jsonl for ../logbooks/md/cpm-live.md) must not
+    replace a stored logbook with another text: refused, named, and --force still can."""
+    first, slip = tmp_path / "a" / "notes.md", tmp_path / "b" / "notes.md"
+    first.parent.mkdir()
+    first.write_text(logbook(3))
+    slip.parent.mkdir()
+    slip.write_text("# 2024-05-01 shopping\n\nMilk, eggs and a new kettle for the office.\n")
+    db = tmp_path / "x.duckdb"
+    ingest([first], db=db, classify=no_labels)
+    run = logbook_cli("ingest", "--db", db, "--no-label", slip)
+    assert run.returncode == 1
+    assert run.errors == [f"error: {slip}: logbook `notes` is stored from {first}, whose text "
+                          "this file shares 0% of; not replaced: --name gives it its own, "
+                          "--force replaces it"], run.stderr
+    assert entry_counts(db) == {"notes": 3}
+    assert logbook_cli("ingest", "--db", db, "--no-label", "--force", slip).returncode == 0
+    assert entry_counts(db) == {"notes": 1}
+
+
 def test_a_logbook_replaced_by_another_file_says_which(tmp_path):
     """Ingesting b/notes.md over the `notes` read from a/notes.md replaces it (a changed or
     moved file is the common case), and the summary names the file it replaced."""
@@ -220,5 +242,5 @@ def test_a_logbook_replaced_by_another_file_says_which(tmp_path):
     db = tmp_path / "x.duckdb"
     ingest([first], db=db, classify=no_labels)
     [result] = ingest([second], db=db, classify=no_labels)
-    assert result.summary().endswith(f"; replaced `notes` read from {first}")
+    assert f"; replaced `notes` read from {first}; it has no labels" in result.summary()
     assert entry_counts(db) == {"notes": 3}

@@ -61,9 +61,13 @@ def test_a_folder_with_three_renderings_keeps_the_first(shared, tmp_path):
     for result in results[1:]:
         line = result.summary()
         assert line.startswith(f"warning: {folder}/{result.logbook}.") and "\n" not in line
-        assert f"same logbook as {folder}/{OPT}.docx" in line and "--force" in line
+        assert f"same logbook as {folder}/{OPT}.docx" in line
+        assert line.endswith("not ingested; ingest it on its own with --name to keep it too")
         assert result.same_as[1] >= SAME_LOGBOOK
     assert stored(tmp_path / "x.duckdb") == [OPT]
+    # the advice works: the skipped rendering, on its own with a name, is kept too
+    [kept] = ingest([results[1].path], db=tmp_path / "x.duckdb", name="copy", classify=no_labels)
+    assert kept.status == "ingested" and stored(tmp_path / "x.duckdb") == sorted([OPT, "copy"])
 
 
 def test_files_named_one_by_one_are_all_ingested(shared, tmp_path):

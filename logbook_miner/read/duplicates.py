@@ -21,6 +21,10 @@ SHINGLE_WORDS = 5
 # Jaccard at or above which two texts are one logbook: well under the renderings' 0.90, and
 # above a logbook's older export with a fifth of its notes still to come.
 SAME_LOGBOOK = 0.8
+# Jaccard below which a file is another logbook than the one stored under its name: different
+# logbooks score <= 0.01 (a gold file quoting a logbook's headings, 0.04), and a logbook grown
+# to six times its stored text still scores 1/6.
+ANOTHER_LOGBOOK = 0.15
 _WORD = re.compile(r"\w+")
 
 
