@@ -169,6 +169,6 @@ class Store:
         """Remove a logbook in one transaction; review decisions stay unless asked."""
         from .store import connect, forget_logbook
 
-        with connect(self.path) as con:
+        with connect(self.path, create=False) as con:
             if not forget_logbook(con, logbook, with_corrections):
                 raise ArgumentError(f"no logbook {logbook!r} is stored")

@@ -52,10 +52,12 @@ def default_db() -> str:
 
 
 @contextmanager
-def connect(db: str | Path, read_only: bool = False) -> Iterator[duckdb.DuckDBPyConnection]:
-    """Open the database (creating the schema when writable); name the holder on a lock."""
+def connect(db: str | Path, read_only: bool = False,
+            create: bool = True) -> Iterator[duckdb.DuckDBPyConnection]:
+    """Open the database (creating the schema when writable); name the holder on a lock.
+    Only a writer that may `create` it opens a database that does not exist yet."""
     db = str(db)
-    if read_only and not Path(db).exists():
+    if (read_only or not create) and not Path(db).exists():
         raise FileNotFoundError(f"{db}: no such database (run `logbook ingest` first)")
     try:
         con = duckdb.connect(db, read_only=read_only)

@@ -95,6 +95,17 @@ def test_export_other_formats_read_back(run, tmp_path, notes, fmt):
         assert con.execute(f"SELECT count(*) FROM {reader}('{path}')").fetchone() == (2,)
 
 
+@pytest.mark.parametrize("args", [("classify",), ("forget", "x"), ("review", "--apply", "{r}")])
+def test_a_write_command_on_a_missing_database_creates_none(run, tmp_path, args):
+    """Only ingest makes a database: `classify --db typo.duckdb` said nothing, exited 0 and
+    left an empty database for the read commands to answer '(no rows)' from."""
+    (tmp_path / "r.csv").write_text("logbook,seq,code,decision\n")
+    db = tmp_path / "typo.duckdb"
+    result = run(*(arg.format(r=tmp_path / "r.csv") for arg in args), "--db", db)
+    assert result.exit_code == 1 and not db.exists()
+    assert result.output.strip() == f"error: {db}: no such database (run `logbook ingest` first)"
+
+
 def test_export_without_a_database_says_so(run, tmp_path):
     result = run("export", "--db", tmp_path / "none.duckdb", "--out", tmp_path / "out")
     assert result.exit_code == 1 and "no such database" in result.output

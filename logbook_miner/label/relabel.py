@@ -16,7 +16,7 @@ from . import default_classify
 def relabel(db: str | Path | None = None, logbooks: Sequence[str] | None = None,
             classify: Classify | None = None) -> dict[str, int]:
     """Re-run the classifier on stored entries; return the entries relabelled per logbook."""
-    with connect(db or default_db()) as con:
+    with connect(db or default_db(), create=False) as con:
         return relabel_stored(con, logbooks, classify)
 
 

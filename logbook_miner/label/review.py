@@ -65,7 +65,7 @@ def apply_review(path: str | Path, db: str | Path | None = None,
     """Store the decisions of a review CSV and relabel; refuse the whole file on a bad row."""
     kinds = _kinds()
     rows = _read_decisions(Path(path))
-    with connect(db or default_db()) as con:
+    with connect(db or default_db(), create=False) as con:
         entries: dict[str, list[Entry]] = {}
         decided = []
         for number, row in enumerate(rows, start=2):  # row 1 is the header, as in a spreadsheet
