@@ -50,6 +50,13 @@ def test_show_of_a_missing_entry_is_one_line(store):
         "is stored)"]
 
 
+@pytest.mark.parametrize("args", [("show", "nosuch", "1"), ("search", "ECC", "--logbook", "nosuch")])
+def test_a_logbook_that_is_not_stored_is_named_not_an_empty_answer(store, args):
+    run = logbook_in_process(*args, "--db", store.path)
+    assert (run.returncode, run.stderr.strip()) == (
+        1, "error: no such logbook: nosuch (see `logbooks` for what is stored)")
+
+
 def test_search_ranks_entries_with_every_word_first_and_filters(store):
     found = store.search("ECC errors")
     assert {(r["logbook"], r["seq"]) for r in found.head(2).to_dict("records")} == {

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..resources import QUERIES
+from ..store import choose_logbooks
 from .analyse import QueryError, bind, first_rows, read_frame, read_query, session
 
 if TYPE_CHECKING:
@@ -58,6 +59,7 @@ def show(db: str | Path, logbook: str, seq: int, as_rows: bool = False) -> Entry
     """Entry `seq` of `logbook`, its labels with their evidence and its metrics."""
     key = {"logbook": logbook, "seq": int(seq)}
     with session(db) as con:
+        _stored(con, logbook)
         found = _fetch(con, "entry", key, as_rows=True).dicts()
         if not found:
             raise QueryError(f"no entry {seq} in logbook {logbook!r} (see `logbooks` for what "
@@ -80,7 +82,18 @@ def search(db: str | Path, text: str, code: str | None = None, logbook: str | No
                 date.fromisoformat(value)
             except ValueError:
                 raise QueryError(f"{name} {value!r} is not a date (YYYY-MM-DD)") from None
-    return _run(db, "search", {"text": text, "code": code, "logbook": logbook,
-                               "since": None if since is None else str(since),
-                               "until": None if until is None else str(until),
-                               "limit": limit}, as_rows)
+    with session(db) as con:
+        if logbook is not None:
+            _stored(con, logbook)
+        return _fetch(con, "search", {"text": text, "code": code, "logbook": logbook,
+                                      "since": None if since is None else str(since),
+                                      "until": None if until is None else str(until),
+                                      "limit": limit}, as_rows)
+
+
+def _stored(con: duckdb.DuckDBPyConnection, logbook: str) -> None:
+    """Refuse a logbook that is not stored: its search or entry would only come back empty."""
+    try:
+        choose_logbooks(con, [logbook])
+    except ValueError as exc:
+        raise QueryError(f"{exc} (see `logbooks` for what is stored)") from None
