@@ -64,6 +64,11 @@ def connect(db: str | Path, read_only: bool = False,
     except duckdb.Error as exc:
         raise _open_error(db, str(exc)) from None
     try:
+        # DuckDB opens a path it reads as a data file ("review.csv") as a database in memory:
+        # what a command stored there would be gone when it ends
+        if con.execute("PRAGMA database_list").fetchone()[2] is None:
+            raise StoreError(f"{db}: not a database file (DuckDB would keep it in memory); "
+                             "name the store *.duckdb")
         if not read_only:
             sqlfiles.run(con, "store/schema")
         # TEMP objects, so read-only connections have them too

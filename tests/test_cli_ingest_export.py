@@ -106,6 +106,17 @@ def test_a_write_command_on_a_missing_database_creates_none(run, tmp_path, args)
     assert result.output.strip() == f"error: {db}: no such database (run `logbook ingest` first)"
 
 
+def test_a_data_file_given_as_the_database_is_refused_untouched(run, tmp_path, notes):
+    """DuckDB opens an existing CSV as a database in memory: the ingest 'succeeded' and stored
+    nothing. It is one error line now, and the CSV is as it was."""
+    csv = tmp_path / "review.csv"
+    csv.write_text("logbook,seq\nops,1\n")
+    result = run("ingest", notes, "--db", csv, "--no-label")
+    assert result.exit_code == 1 and csv.read_text() == "logbook,seq\nops,1\n"
+    assert result.output.strip() == (f"error: {csv}: not a database file (DuckDB would keep it "
+                                      "in memory); name the store *.duckdb")
+
+
 def test_export_without_a_database_says_so(run, tmp_path):
     result = run("export", "--db", tmp_path / "none.duckdb", "--out", tmp_path / "out")
     assert result.exit_code == 1 and "no such database" in result.output
