@@ -38,7 +38,7 @@ from .read import (
     read,
     regular_file,
 )
-from .read.duplicates import ANOTHER_LOGBOOK, Renderings, fingerprint, similarity
+from .read.duplicates import ANOTHER_LOGBOOK, Renderings, fingerprint, overlap
 from .read.folder import read_merged
 from .segment import dates
 from .segment.entries import segment
@@ -258,11 +258,12 @@ def ingest(paths: Iterable[str | Path], db: str | Path | None = None, name: str 
                     continue
                 before = stored_path(con, source.logbook)
                 if before not in (None, source.label) and shingles is not None:
-                    shared = similarity(shingles, fingerprint(load_entries(con, source.logbook)))
+                    shared = overlap(shingles, fingerprint(load_entries(con, source.logbook)))
                     if shared < ANOTHER_LOGBOOK:  # a slip of the path, not the file moved
                         result.error = (f"logbook `{source.logbook}` is stored from {before}, "
-                                        f"whose text this file shares {shared:.0%} of; not "
-                                        "replaced: --name gives it its own, --force replaces it")
+                                        f"which shares {shared:.0%} of its text with this file; "
+                                        "not replaced: --name gives it its own, --force "
+                                        "replaces it")
                         continue
                 _store(con, source, sha, parsed_one, error, result)
                 if result.status == "ingested":

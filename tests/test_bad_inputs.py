@@ -224,9 +224,9 @@ def test_a_file_that_shares_no_text_with_the_logbook_of_its_name_does_not_replac
     ingest([first], db=db, classify=no_labels)
     run = logbook_cli("ingest", "--db", db, "--no-label", slip)
     assert run.returncode == 1
-    assert run.errors == [f"error: {slip}: logbook `notes` is stored from {first}, whose text "
-                          "this file shares 0% of; not replaced: --name gives it its own, "
-                          "--force replaces it"], run.stderr
+    assert run.errors == [f"error: {slip}: logbook `notes` is stored from {first}, which shares "
+                          "0% of its text with this file; not replaced: --name gives it its "
+                          "own, --force replaces it"], run.stderr
     assert entry_counts(db) == {"notes": 3}
     assert logbook_cli("ingest", "--db", db, "--no-label", "--force", slip).returncode == 0
     assert entry_counts(db) == {"notes": 1}

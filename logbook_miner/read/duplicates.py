@@ -21,10 +21,11 @@ SHINGLE_WORDS = 5
 # Jaccard at or above which two texts are one logbook: well under the renderings' 0.90, and
 # above a logbook's older export with a fifth of its notes still to come.
 SAME_LOGBOOK = 0.8
-# Jaccard below which a file is another logbook than the one stored under its name: different
-# logbooks score <= 0.01 (a gold file quoting a logbook's headings, 0.04), and a logbook grown
-# to six times its stored text still scores 1/6.
-ANOTHER_LOGBOOK = 0.15
+# The share of the shorter text's shingles the other holds (`overlap`) below which a file is
+# another logbook than the one stored under its name: a moved, re-rendered or grown logbook
+# keeps about all of them, two different logbooks share <= 0.01, and a gold file quoting a
+# logbook's headings and evidence 0.13-0.31.
+ANOTHER_LOGBOOK = 0.5
 _WORD = re.compile(r"\w+")
 
 
@@ -41,6 +42,13 @@ def similarity(a: frozenset[int], b: frozenset[int]) -> float:
     """Jaccard: shared shingles over all shingles."""
     union = len(a | b)
     return len(a & b) / union if union else 1.0
+
+
+def overlap(a: frozenset[int], b: frozenset[int]) -> float:
+    """The share of the smaller set's shingles that the other holds: 1.0 for a logbook and
+    the same logbook grown, where Jaccard falls with the growth."""
+    smaller = min(len(a), len(b))
+    return len(a & b) / smaller if smaller else 1.0
 
 
 @dataclass(slots=True)
