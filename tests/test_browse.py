@@ -50,7 +50,8 @@ def test_show_of_a_missing_entry_is_one_line(store):
         "is stored)"]
 
 
-@pytest.mark.parametrize("args", [("show", "nosuch", "1"), ("search", "ECC", "--logbook", "nosuch")])
+@pytest.mark.parametrize("args", [("show", "nosuch", "1"),
+                                  ("search", "ECC", "--logbook", "nosuch")])
 def test_a_logbook_that_is_not_stored_is_named_not_an_empty_answer(store, args):
     run = logbook_in_process(*args, "--db", store.path)
     assert (run.returncode, run.stderr.strip()) == (
