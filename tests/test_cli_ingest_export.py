@@ -120,6 +120,18 @@ def test_a_data_file_given_as_the_database_is_refused_untouched(run, tmp_path, n
 def test_export_without_a_database_says_so(run, tmp_path):
     result = run("export", "--db", tmp_path / "none.duckdb", "--out", tmp_path / "out")
     assert result.exit_code == 1 and "no such database" in result.output
+    assert not (tmp_path / "out").exists()  # a failed export leaves no empty folder
+
+
+def test_an_unknown_logbook_is_named_by_export_and_review(run, tmp_path, notes):
+    db = tmp_path / "x.duckdb"
+    run("ingest", notes, "--db", db, "--no-label")
+    result = run("export", "--db", db, "--out", tmp_path / "out", "--logbook", "nosuch")
+    assert (result.exit_code, result.output) == (1, "error: no such logbook: nosuch\n")
+    assert not (tmp_path / "out").exists()
+    result = run("review", "--db", db, "--out", tmp_path / "r.csv", "--logbook", "nosuch")
+    assert (result.exit_code, result.output) == (1, "error: no such logbook: nosuch\n")
+    assert not (tmp_path / "r.csv").exists()
 
 
 class Heard:

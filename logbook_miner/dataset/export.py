@@ -41,13 +41,13 @@ def export(out: str | Path, db: str | Path | None = None, fmt: str = "jsonl",
         raise ValueError(f"cannot partition by {partition_by!r}; "
                          f"choose {', '.join(PARTITION_KEYS)}")
     out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
-    earlier = set(_exported_files(out))
     write = sqlfiles.text(EXPORT_QUERIES / ("write_partitioned.sql" if partition_by
                                             else "write.sql"))
     written: dict[str, tuple[Path, duckdb.DuckDBPyRelation]] = {}
     with connect(db or default_db(), read_only=True) as con:
         scope = {"logbooks": choose_logbooks(con, logbooks)}
+        out.mkdir(parents=True, exist_ok=True)  # only once there is something to export
+        earlier = set(_exported_files(out))
         for table in TABLES:
             rows = sqlfiles.text(EXPORT_QUERIES / f"{table}.sql")
             target = out / (table if partition_by else f"{table}.{fmt}")

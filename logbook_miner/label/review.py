@@ -22,7 +22,14 @@ from pathlib import Path
 
 from .. import sqlfiles
 from ..models import Classify, Entry
-from ..store import connect, default_db, load_entries, save_corrections, transaction
+from ..store import (
+    choose_logbooks,
+    connect,
+    default_db,
+    load_entries,
+    save_corrections,
+    transaction,
+)
 from . import corrections as cx
 from .relabel import relabel_stored
 
@@ -50,6 +57,7 @@ def write_review(out: str | Path, db: str | Path | None = None, below: float | N
     review_below_confidence setting).
     """
     with connect(db or default_db(), read_only=True) as con:
+        choose_logbooks(con, [logbook] if logbook else None)  # a name not stored is an error
         cursor = sqlfiles.run(con, "review/candidates", {"below": below, "logbook": logbook})
         header = [d[0] for d in cursor.description]
         rows = cursor.fetchall()
