@@ -33,6 +33,16 @@ def _database(ctx: click.Context, param: click.Parameter, value: str | None) -> 
     return value
 
 
+def _one_logbook(ctx: click.Context, param: click.Parameter, given: tuple[str, ...]) -> str | None:
+    """A repeated --logbook on a command that reads one: refused, not the last kept quietly."""
+    if len(given) > 1:
+        raise click.BadParameter(f"takes one logbook here, not {len(given)} "
+                                 f"({', '.join(given)})")
+    return given[0] if given else None
+
+
+one_logbook_option = click.option("--logbook", multiple=True, callback=_one_logbook,
+                                  help="Only this logbook.")
 db_option = click.option(
     "--db", type=click.Path(dir_okay=False), default=None, callback=_database,
     help="DuckDB file (default: $LOGBOOK_DB or ./logbook.duckdb).",
@@ -287,7 +297,7 @@ def sql_command(statement, db, fmt, limit, timeout, memory_limit) -> None:
 
 @main.command(epilog=examples("logbook mtbf --logbook bloom-tr11-176b --by family"))
 @db_option
-@click.option("--logbook", help="Only this logbook.")
+@one_logbook_option
 @click.option("--by", type=click.Choice(["family"]), help="One row per fault family.")
 @click.option("--confidence", type=float, default=0.95, show_default=True)
 @format_option
@@ -428,7 +438,7 @@ def classify(db, logbooks) -> None:
 @click.option("--below-confidence", "below", type=float,
               help="List labels below this confidence (default: the review_below_confidence "
                    "setting).")
-@click.option("--logbook", help="Only this logbook.")
+@one_logbook_option
 @fail_cleanly
 def review(db, out, apply_path, below, logbook) -> None:
     """List what a person should check (--out), or apply a person's decisions (--apply).
@@ -509,7 +519,7 @@ def show(logbook, seq, db, fmt) -> None:
 @click.argument("text")
 @db_option
 @click.option("--code", help="Only entries labelled with this taxonomy code.")
-@click.option("--logbook", help="Only this logbook.")
+@one_logbook_option
 @click.option("--since", help="Only entries dated on or after this day (YYYY-MM-DD).")
 @click.option("--until", help="Only entries dated on or before this day (YYYY-MM-DD).")
 @click.option("--limit", type=click.IntRange(min=1), default=20, show_default=True)

@@ -58,6 +58,16 @@ def test_a_logbook_that_is_not_stored_is_named_not_an_empty_answer(store, args):
         1, "error: no such logbook: nosuch (see `logbooks` for what is stored)")
 
 
+@pytest.mark.parametrize("command", [("mtbf",), ("search", "ECC"), ("review", "--out", "r.csv")])
+def test_a_repeated_logbook_is_refused_where_one_is_read(store, command):
+    """mtbf, search and review read one logbook: a second --logbook was dropped quietly."""
+    run = logbook_in_process(*command, "--logbook", "bloom-tr11-176b", "--logbook", "x",
+                             "--db", store.path)
+    assert run.returncode == 1 and run.stderr.strip().endswith(
+        "Error: Invalid value for '--logbook': takes one logbook here, not 2 "
+        "(bloom-tr11-176b, x)")
+
+
 def test_search_ranks_entries_with_every_word_first_and_filters(store):
     found = store.search("ECC errors")
     assert {(r["logbook"], r["seq"]) for r in found.head(2).to_dict("records")} == {
