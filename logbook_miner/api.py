@@ -15,7 +15,7 @@ The stages' modules load inside the methods, so `import logbook_miner` stays fas
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -111,11 +111,15 @@ class Store:
                         seed=seed, from_logbook=from_logbook, db=self.path)
 
     def export(self, out: str | Path, fmt: str = "jsonl", logbooks: Sequence[str] | None = None,
-               partition_by: str | None = None) -> dict[str, Path]:
-        """Write the dataset (one file per table, datapackage.json, card); paths by table."""
+               partition_by: str | None = None,
+               on_remove: Callable[[Path], None] | None = None) -> dict[str, Path]:
+        """Write the dataset (one file per table, datapackage.json, card); paths by table.
+        An earlier export's files in OUT that this one does not rewrite are removed, each
+        told to `on_remove`."""
         from .dataset.export import export
 
-        return export(out, db=self.path, fmt=fmt, logbooks=logbooks, partition_by=partition_by)
+        return export(out, db=self.path, fmt=fmt, logbooks=logbooks, partition_by=partition_by,
+                      on_remove=on_remove)
 
     def review(self, out: str | Path | None = None, *, apply: str | Path | None = None,
                below: float | None = None, logbook: str | None = None) -> int | Applied:

@@ -20,7 +20,7 @@ import click
 from . import __version__
 from .api import Store
 from .errors import ArgumentError
-from .present.cli_output import FORMATS, counted
+from .present.cli_output import FORMATS, counted, listed
 from .store import StoreError, StoreLocked
 
 EXIT_BAD_INPUT = 1
@@ -216,10 +216,15 @@ class _Bars:
 @fail_cleanly
 def export(db, out, fmt, logbooks, partition_by) -> None:
     """Write the dataset: one file per table, datapackage.json and a README.md card."""
+    removed: list[Path] = []
     written = Store(db).export(out, fmt=fmt, logbooks=logbooks or None,
-                               partition_by=partition_by)
+                               partition_by=partition_by, on_remove=removed.append)
     for table, path in written.items():
         click.echo(f"{table}: {path}")
+    if removed:
+        names = [path.relative_to(out).as_posix() for path in removed]
+        click.echo(f"removed the earlier export's {counted(len(names), 'file')}: "
+                   f"{listed(names)}")
 
 
 format_option = click.option(

@@ -28,7 +28,7 @@ from typing import Protocol
 from .errors import ArgumentError
 from .label import default_classify
 from .models import Classify, Entry, LabelledEntry
-from .present.cli_output import counted
+from .present.cli_output import counted, listed
 from .read import (
     DEFAULT_PDF_BACKEND,
     SUPPORTED_SUFFIXES,
@@ -162,9 +162,8 @@ def _unlabelled(logbook: str) -> str:
 
 
 def _not_logbooks(folder: Path, names: list[str]) -> str:
-    shown = ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
-    return (f"skipped {counted(len(names), 'file')} of {folder} that no reader takes: {shown} "
-            f"(logbooks are {' '.join(SUPPORTED_SUFFIXES)})")
+    return (f"skipped {counted(len(names), 'file')} of {folder} that no reader takes: "
+            f"{listed(names)} (logbooks are {' '.join(SUPPORTED_SUFFIXES)})")
 
 
 class Progress(Protocol):

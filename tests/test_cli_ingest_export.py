@@ -117,6 +117,18 @@ def test_a_data_file_given_as_the_database_is_refused_untouched(run, tmp_path, n
                                       "in memory); name the store *.duckdb")
 
 
+def test_an_export_over_another_format_says_what_it_removed(run, tmp_path, notes):
+    db, out = tmp_path / "x.duckdb", tmp_path / "out"
+    run("ingest", notes, "--db", db, "--no-label")
+    first = run("export", "--db", db, "--out", out)
+    assert "removed" not in first.output
+    again = run("export", "--db", db, "--out", out, "--format", "csv")
+    assert again.exit_code == 0 and again.output.splitlines()[-1] == (
+        "removed the earlier export's 7 files: entries.jsonl, incidents.jsonl, "
+        "interventions.jsonl and 4 more")
+    assert not list(out.glob("*.jsonl"))
+
+
 def test_export_without_a_database_says_so(run, tmp_path):
     result = run("export", "--db", tmp_path / "none.duckdb", "--out", tmp_path / "out")
     assert result.exit_code == 1 and "no such database" in result.output

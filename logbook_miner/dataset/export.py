@@ -9,7 +9,7 @@ then describes what was written (datapackage.json, README.md).
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path, PurePosixPath
 
 import duckdb
@@ -27,13 +27,14 @@ TABLES = ("logbooks", "entries", "labels", "metrics", "incidents", "runs", "inte
 
 def export(out: str | Path, db: str | Path | None = None, fmt: str = "jsonl",
            logbooks: Sequence[str] | None = None,
-           partition_by: str | None = None) -> dict[str, Path]:
+           partition_by: str | None = None,
+           on_remove: Callable[[Path], None] | None = None) -> dict[str, Path]:
     """Write `OUT/TABLE.<fmt>` (or a hive-partitioned folder `OUT/TABLE/`) per table,
     then `OUT/datapackage.json` and `OUT/README.md`; return the tables' paths.
 
     The files of an earlier export into OUT (as its datapackage.json lists them) that this
-    one does not rewrite, another format's or layout's, are removed, so that OUT holds one
-    dataset, the one its card describes.
+    one does not rewrite, another format's or layout's, are removed (each told to
+    `on_remove`), so that OUT holds one dataset, the one its card describes.
     """
     if fmt not in FORMATS:
         raise ValueError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
@@ -59,7 +60,8 @@ def export(out: str | Path, db: str | Path | None = None, fmt: str = "jsonl",
                 raise ValueError(f"cannot export {table}: {str(exc).splitlines()[0]} (a database "
                                  "from an older version: run `logbook classify` once)") from None
             written[table] = (target, con.sql(rows, params=scope))
-        _remove(earlier - set(_table_files([path for path, _ in written.values()])), out)
+        stale = earlier - set(_table_files([path for path, _ in written.values()]))
+        _remove(sorted(stale), out, on_remove)
         card.write(out, fmt, written, partition_by)
     return {table: path for table, (path, _) in written.items()}
 
@@ -91,12 +93,14 @@ def _table_files(targets: list[Path]) -> Iterator[Path]:
         yield from target.rglob("*") if target.is_dir() else [target]
 
 
-def _remove(files: set[Path], out: Path) -> None:
+def _remove(files: list[Path], out: Path, on_remove: Callable[[Path], None] | None) -> None:
     """Remove an earlier export's files (a link itself, not what it points to), and the
     folders they leave empty inside OUT."""
     for file in files:
         if file.is_symlink() or file.is_file():
             file.unlink()
+            if on_remove:
+                on_remove(file)
         folder = file.parent
         while folder != out and folder.is_dir() and not any(folder.iterdir()):
             folder.rmdir()

@@ -37,6 +37,12 @@ def counted(n: int, noun: str, plural: str | None = None) -> str:
     return f"{n} {noun if n == 1 else plural or noun + 's'}"
 
 
+def listed(names: Sequence[str], most: int = 3) -> str:
+    """"a, b, c and 2 more": the first few names of a list, and how many it leaves out."""
+    shown = ", ".join(names[:most])
+    return f"{shown} and {len(names) - most} more" if len(names) > most else shown
+
+
 def plain(value: Any) -> Any:
     """A cell as a JSON-able Python value."""
     if type(value).__module__.startswith(("numpy", "pandas")):
