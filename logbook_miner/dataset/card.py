@@ -30,9 +30,14 @@ _CSV_LIST = " (in CSV: a list written as [a, b])"
 
 
 @cache
+def _yaml(path: Path) -> dict:
+    """A data file, parsed once per process: an export reads the schema once per table."""
+    return read_yaml(path)
+
+
 def licence_for(logbook: str) -> tuple[str, str]:
     """(licence, source) of a logbook, by the first matching pattern in data/licences.yaml."""
-    notes = read_yaml(LICENCES_PATH)
+    notes = _yaml(LICENCES_PATH)
     for source in notes["sources"]:
         if fnmatch(logbook, source["pattern"]):
             return source["licence"], source["source"]
@@ -41,7 +46,7 @@ def licence_for(logbook: str) -> tuple[str, str]:
 
 def package_name() -> str:
     """The name every export's datapackage.json carries (data/dataset_schema.yaml)."""
-    return read_yaml(SCHEMA_PATH)["name"]
+    return _yaml(SCHEMA_PATH)["name"]
 
 
 def write(out: Path, fmt: str, tables: dict[str, tuple[Path, duckdb.DuckDBPyRelation]],
@@ -50,7 +55,7 @@ def write(out: Path, fmt: str, tables: dict[str, tuple[Path, duckdb.DuckDBPyRela
 
     `tables` maps each table to (where it was written, the rows written there).
     """
-    spec = read_yaml(SCHEMA_PATH)
+    spec = _yaml(SCHEMA_PATH)
     resources, rows = [], {}
     for name, (path, rel) in tables.items():
         fields = list(spec["tables"][name]["fields"])
@@ -83,7 +88,7 @@ def _resource(name: str, path: Path, out: Path, fmt: str, types: list[str],
               partition_by: str | None) -> dict:
     """One Data Package resource; a partitioned table lists its files and drops the key column
     (it lives in the folder names, hive style), and with it the keys that use it."""
-    table = read_yaml(SCHEMA_PATH)["tables"][name]
+    table = _yaml(SCHEMA_PATH)["tables"][name]
     fields = [_field(column, kind, text, fmt)
               for (column, text), kind in zip(table["fields"].items(), types, strict=True)
               if column != partition_by]
@@ -133,7 +138,7 @@ def _flat(text: str) -> str:
 def card(spec: dict, resources: list[dict], rows: dict[str, int], logbooks: list[dict],
          labels: list[dict]) -> str:
     """The dataset card: what the data is, how it was made, where each row came from."""
-    taxonomy = read_yaml(TAXONOMY_PATH)
+    taxonomy = _yaml(TAXONOMY_PATH)
     parts = [
         f"# {spec['title']}\n\n{_flat(spec['description'])}\n",
         _tables_section(resources, rows),

@@ -32,6 +32,7 @@ _WIDE = 8  # columns beyond which a one-row table prints as field/value lines
 _DEFAULT_COLUMNS = 120  # the width of a table when the output is not a terminal
 _MISSING = "n/a"
 
+
 def counted(n: int, noun: str, plural: str | None = None) -> str:
     """"1 entry", "2 entries": a count with its noun in the number it takes."""
     return f"{n} {noun if n == 1 else plural or noun + 's'}"
