@@ -171,8 +171,8 @@ class Store:
 
     def forget(self, logbook: str, *, with_corrections: bool = False) -> None:
         """Remove a logbook in one transaction; review decisions stay unless asked."""
-        from .store import connect, forget_logbook
+        from .store import connect, forget_logbook, not_stored
 
         with connect(self.path, create=False) as con:
             if not forget_logbook(con, logbook, with_corrections):
-                raise ArgumentError(f"no logbook {logbook!r} is stored")
+                raise ValueError(not_stored([logbook]))

@@ -13,7 +13,7 @@ import re
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -22,6 +22,9 @@ from .api import Store
 from .errors import ArgumentError
 from .present.cli_output import FORMATS, counted, listed
 from .store import StoreError, StoreLocked
+
+if TYPE_CHECKING:
+    from .analytics.analyse import Query
 
 EXIT_BAD_INPUT = 1
 EXIT_LOCKED = 2
@@ -244,6 +247,12 @@ def _key_values(pairs: tuple[str, ...]) -> dict[str, str]:
     return out
 
 
+def _declared(query: Query) -> str:
+    """A query's parameters as `logbook query --list` shows them: "logbook, by=all|family"."""
+    return ", ".join(f"{k}={'|'.join(map(str, query.choices[k]))}" if k in query.choices
+                     else k if v is None else f"{k}={v}" for k, v in query.params.items())
+
+
 @main.command(epilog=examples(
     "logbook query --list",
     "logbook query incidents -p logbook=bloom-tr11-176b --format csv"))
@@ -261,9 +270,7 @@ def query(name, params, list_only, db, fmt) -> None:
     from .rows import Rows
 
     if list_only or not name:
-        rows = [(n, d, ", ".join(k if v is None else f"{k}={v}"
-                                 for k, v in load_query(n).params.items()))
-                for n, d in list_queries()]
+        rows = [(n, d, _declared(load_query(n))) for n, d in list_queries()]
         emit(Rows(["name", "description", "params"], rows, len(rows)), fmt)
         return
     emit(Store(db).query(name, _key_values(params), as_rows=True), fmt)

@@ -222,6 +222,11 @@ def _insert(con, table: str, rows: list[tuple]) -> None:
     con.from_arrow(batch).insert_into(table)
 
 
+def not_stored(logbooks: Sequence[str]) -> str:
+    """The one wording of "that logbook is not stored", for every command that names one."""
+    return f"no such logbook: {', '.join(logbooks)} (see `logbooks` for what is stored)"
+
+
 def choose_logbooks(con: duckdb.DuckDBPyConnection,
                     wanted: Sequence[str] | None = None) -> list[str]:
     """The stored logbooks asked for (all when none are named), in id order.
@@ -231,7 +236,7 @@ def choose_logbooks(con: duckdb.DuckDBPyConnection,
     known = [row[0] for row in sqlfiles.run(con, "store/logbook_ids").fetchall()]
     missing = sorted(set(wanted or ()) - set(known))
     if missing:
-        raise ValueError(f"no such logbook: {', '.join(missing)}")
+        raise ValueError(not_stored(missing))
     return [lb for lb in known if not wanted or lb in set(wanted)]
 
 

@@ -58,6 +58,13 @@ def test_a_logbook_that_is_not_stored_is_named_not_an_empty_answer(store, args):
         1, "error: no such logbook: nosuch (see `logbooks` for what is stored)")
 
 
+def test_an_unknown_code_is_named_with_the_nearest_codes(store):
+    run = logbook_in_process("search", "ECC", "--code", "hardware.mem", "--db", store.path)
+    assert (run.returncode, run.stderr.strip()) == (1, (
+        "error: unknown code 'hardware.mem' (did you mean hardware.memory or hardware.node or "
+        "hardware.sdc?)"))
+
+
 @pytest.mark.parametrize("command", [("mtbf",), ("search", "ECC"), ("review", "--out", "r.csv")])
 def test_a_repeated_logbook_is_refused_where_one_is_read(store, command):
     """mtbf, search and review read one logbook: a second --logbook was dropped quietly."""
@@ -100,7 +107,8 @@ def test_a_snippet_stays_short_beside_a_pasted_blob(tmp_path):
 
 def test_forget_removes_one_logbook_in_one_go(store):
     run = logbook_in_process("forget", "nosuch", "--db", store.path)
-    assert (run.returncode, run.stderr.strip()) == (1, "error: no logbook 'nosuch' is stored")
+    assert (run.returncode, run.stderr.strip()) == (
+        1, "error: no such logbook: nosuch (see `logbooks` for what is stored)")
     run = logbook_in_process("forget", "opt-175b-56_percent_update", "--db", store.path)
     assert run.returncode == 0 and "forgot opt-175b-56_percent_update" in run.stdout
     assert set(store.logbooks()["logbook"]) == {"bloom-tr11-176b", "opt-175b-27_percent_update"}

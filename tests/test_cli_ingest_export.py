@@ -139,10 +139,12 @@ def test_an_unknown_logbook_is_named_by_export_and_review(run, tmp_path, notes):
     db = tmp_path / "x.duckdb"
     run("ingest", notes, "--db", db, "--no-label")
     result = run("export", "--db", db, "--out", tmp_path / "out", "--logbook", "nosuch")
-    assert (result.exit_code, result.output) == (1, "error: no such logbook: nosuch\n")
+    assert (result.exit_code, result.output) == (
+        1, "error: no such logbook: nosuch (see `logbooks` for what is stored)\n")
     assert not (tmp_path / "out").exists()
     result = run("review", "--db", db, "--out", tmp_path / "r.csv", "--logbook", "nosuch")
-    assert (result.exit_code, result.output) == (1, "error: no such logbook: nosuch\n")
+    assert (result.exit_code, result.output) == (
+        1, "error: no such logbook: nosuch (see `logbooks` for what is stored)\n")
     assert not (tmp_path / "r.csv").exists()
 
 

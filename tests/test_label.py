@@ -15,8 +15,9 @@ import spacy
 import yaml
 
 from logbook_miner.label import classifier as classifier_module
-from logbook_miner.label.classifier import TAXONOMY_PATH, Classifier, load_taxonomy, normalise
+from logbook_miner.label.classifier import Classifier, normalise
 from logbook_miner.label.sentences import Sentences
+from logbook_miner.label.taxonomy import TAXONOMY_PATH, code_kinds, load_taxonomy
 from logbook_miner.models import FAULT, INTERVENTION, Entry, LabelledEntry
 from logbook_miner.read import read
 from logbook_miner.resources import read_yaml
@@ -57,6 +58,8 @@ def test_taxonomy_has_every_contract_code_once() -> None:
         assert listed == set(taxonomy[FAULT]) | set(taxonomy[INTERVENTION])
         # the dataset card names the version its codes follow
         assert contract.splitlines()[0].endswith(f", {read_yaml(TAXONOMY_PATH)['version']}")
+    # the codes read from their blocks' first lines alone are the codes the YAML holds
+    assert code_kinds() == {code: kind for kind in taxonomy for code in taxonomy[kind]}
 
 
 @pytest.mark.parametrize(

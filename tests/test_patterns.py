@@ -17,8 +17,9 @@ from spacy.tokenizer import Tokenizer
 from spacy.tokens import Doc
 
 from logbook_miner.label import context
-from logbook_miner.label.classifier import CONTEXT_PATH, TAXONOMY_PATH, Classifier, normalise
+from logbook_miner.label.classifier import CONTEXT_PATH, Classifier, normalise
 from logbook_miner.label.ruler import clue, expand, optimise
+from logbook_miner.label.taxonomy import TAXONOMY_PATH
 from logbook_miner.label.token_matcher import (
     TokenMatcher,
     Unsupported,

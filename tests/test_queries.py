@@ -12,7 +12,13 @@ import pytest
 from analytics_fixtures import DATE_ONLY, OPT_STYLE, ingest_texts
 from click.testing import CliRunner
 
-from logbook_miner.analytics.analyse import QueryError, list_queries, load_query, run_query
+from logbook_miner.analytics.analyse import (
+    QueryError,
+    list_queries,
+    load_query,
+    query_rows,
+    run_query,
+)
 from logbook_miner.cli import main
 from logbook_miner.resources import QUERIES
 from logbook_miner.sqlfiles import ordered, reads
@@ -84,6 +90,22 @@ def test_parameters_bind_with_defaults_and_types(db):
         run_query("entries", {"limit": "many"}, db)
     with pytest.raises(QueryError, match="no query named"):
         run_query("../views/entry_times", {}, db)
+
+
+def test_a_parameter_outside_its_choices_or_a_logbook_not_stored_is_refused(db):
+    """Both used to answer as if unset or empty: `by=famliy` counted all, `logbook=x` nothing."""
+    assert load_query("mtbf_inputs").choices == {"by": ("all", "family")}
+    assert load_query("mtbf_inputs").params["by"] == "all"  # the first choice is the default
+    families = set(run_query("mtbf_inputs", {"by": "family"}, db)["family"])
+    assert families and "all" not in families
+    with pytest.raises(QueryError, match=r"^mtbf_inputs: by must be all or family, not 'famliy'$"):
+        run_query("mtbf_inputs", {"by": "famliy"}, db)
+    with pytest.raises(QueryError, match=r"^needs_review: decided must be 0 or 1, not 2$"):
+        run_query("needs_review", {"decided": "2"}, db)
+    with pytest.raises(QueryError, match=r"^no such logbook: nosuch "):
+        run_query("incidents", {"logbook": "nosuch"}, db)
+    with pytest.raises(QueryError, match=r"^no such logbook: nosuch "):
+        query_rows("incidents", {"logbook": "nosuch"}, db)
 
 
 def test_needs_review_lists_labels_under_the_threshold_and_every_unlabelled_entry(db):
@@ -219,9 +241,10 @@ def test_fault_families_are_the_taxonomys(db):
 
     from logbook_miner.analytics.analyse import sql
     from logbook_miner.label import families
+    from logbook_miner.label.taxonomy import TAXONOMY_PATH
     from logbook_miner.present.charts import family_colour
 
-    taxonomy = yaml.safe_load(families.TAXONOMY_PATH.read_text(encoding="utf-8"))
+    taxonomy = yaml.safe_load(TAXONOMY_PATH.read_text(encoding="utf-8"))
     block = taxonomy["families"]
     assert families.families() == block  # the block read alone is the block
     fault_codes = [c for c, spec in taxonomy["codes"].items() if spec["kind"] == "fault"]

@@ -1,7 +1,8 @@
 """Ask the store: named SQL queries, and sandboxed ad-hoc SQL.
 
 The questions live in `queries/NAME.sql` (first line: what it answers; lines
-`-- $param = default: meaning` declare its parameters) and read the TEMP views
+`-- $param = default: meaning` declare its parameters, `-- $param = a | b: meaning` one
+that takes one of a few values, the first its default) and read the TEMP views
 that `store.connect` creates from `queries/views/`. This module only opens a
 locked-down read-only connection and binds parameters; `mtbf` and `simulate` build
 on it, and `reliability` and `cost` own the statistics.
@@ -25,7 +26,7 @@ import duckdb
 from .. import sqlfiles
 from ..resources import QUERIES
 from ..rows import Rows
-from ..store import connect, default_db
+from ..store import connect, default_db, not_stored, stored_sha256
 
 if TYPE_CHECKING:  # pandas loads on first use: `sql` and `query` need neither
     import pandas as pd
@@ -48,6 +49,7 @@ class Query:
     params: dict[str, Any]
     help: dict[str, str]
     sql: str
+    choices: dict[str, tuple[Any, ...]]
 
 
 def _coerce(text: str | None) -> Any:
@@ -68,13 +70,16 @@ def read_query(path: Path) -> Query:
     text = sqlfiles.text(path)
     lines = text.splitlines()
     description = lines[0].removeprefix("--").strip() if lines else ""
-    params, helps = {}, {}
+    params, helps, choices = {}, {}, {}
     for line in lines[1:]:
         m = _PARAM_LINE.match(line)
         if m:
-            params[m["name"]] = _coerce(m["default"])
+            values = tuple(_coerce(v.strip()) for v in (m["default"] or "").split("|"))
+            params[m["name"]] = values[0] if m["default"] else None
             helps[m["name"]] = m["help"]
-    return Query(path.stem, description, params, helps, text)
+            if len(values) > 1:
+                choices[m["name"]] = values
+    return Query(path.stem, description, params, helps, text, choices)
 
 
 def list_queries() -> list[tuple[str, str]]:
@@ -104,8 +109,17 @@ def bind(query: Query, params: Mapping[str, Any] | None) -> dict[str, Any]:
                 value = type(default)(value)
             except ValueError:
                 raise QueryError(f"{query.name}: {key} must be a number, not {value!r}") from None
+        if key in query.choices and value not in query.choices[key]:
+            allowed = " or ".join(map(str, query.choices[key]))
+            raise QueryError(f"{query.name}: {key} must be {allowed}, not {value!r}")
         bound[key] = value
     return bound
+
+
+def require_logbook(con: duckdb.DuckDBPyConnection, logbook: str | None) -> None:
+    """Refuse a logbook that is not stored: what is asked of it would only come back empty."""
+    if logbook is not None and stored_sha256(con, logbook) is None:
+        raise QueryError(not_stored([logbook]))
 
 
 @contextmanager
@@ -169,6 +183,7 @@ def run(query: Query | Path, params: Mapping[str, Any] | None = None,
     query = read_query(query) if isinstance(query, Path) else query
     bound = bind(query, params)
     with session(db, settings) as con:
+        require_logbook(con, bound.get("logbook"))
         return read_frame(con, query.sql, bound)
 
 
@@ -178,6 +193,7 @@ def query_rows(name: str, params: Mapping[str, Any] | None = None,
     query = load_query(name)
     bound = bind(query, params)
     with session(db) as con:
+        require_logbook(con, bound.get("logbook"))
         return first_rows(con, query.sql, None, bound)
 
 

@@ -11,9 +11,9 @@ from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ..label.taxonomy import code_kinds, unknown_code
 from ..resources import QUERIES
-from ..store import choose_logbooks
-from .analyse import QueryError, bind, first_rows, read_frame, read_query, session
+from .analyse import QueryError, bind, first_rows, read_frame, read_query, require_logbook, session
 
 if TYPE_CHECKING:
     import duckdb
@@ -59,7 +59,7 @@ def show(db: str | Path, logbook: str, seq: int, as_rows: bool = False) -> Entry
     """Entry `seq` of `logbook`, its labels with their evidence and its metrics."""
     key = {"logbook": logbook, "seq": int(seq)}
     with session(db) as con:
-        _stored(con, logbook)
+        require_logbook(con, logbook)
         found = _fetch(con, "entry", key, as_rows=True).dicts()
         if not found:
             raise QueryError(f"no entry {seq} in logbook {logbook!r} (see `logbooks` for what "
@@ -76,6 +76,8 @@ def search(db: str | Path, text: str, code: str | None = None, logbook: str | No
         raise QueryError("give some words to search for")
     if limit < 1:
         raise QueryError(f"limit must be 1 or more, not {limit}")
+    if code is not None and code not in code_kinds():
+        raise QueryError(unknown_code(code))
     for name, value in (("since", since), ("until", until)):
         if isinstance(value, str):
             try:
@@ -83,17 +85,8 @@ def search(db: str | Path, text: str, code: str | None = None, logbook: str | No
             except ValueError:
                 raise QueryError(f"{name} {value!r} is not a date (YYYY-MM-DD)") from None
     with session(db) as con:
-        if logbook is not None:
-            _stored(con, logbook)
+        require_logbook(con, logbook)
         return _fetch(con, "search", {"text": text, "code": code, "logbook": logbook,
                                       "since": None if since is None else str(since),
                                       "until": None if until is None else str(until),
                                       "limit": limit}, as_rows)
-
-
-def _stored(con: duckdb.DuckDBPyConnection, logbook: str) -> None:
-    """Refuse a logbook that is not stored: its search or entry would only come back empty."""
-    try:
-        choose_logbooks(con, [logbook])
-    except ValueError as exc:
-        raise QueryError(f"{exc} (see `logbooks` for what is stored)") from None

@@ -11,11 +11,8 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import duckdb
-
 from ..rows import Rows
-from ..store import stored_sha256
-from .analyse import QueryError, bind, first_rows, load_query, session
+from .analyse import QueryError, bind, first_rows, load_query, require_logbook, session
 
 if TYPE_CHECKING:  # pandas and scipy load on first use
     import pandas as pd
@@ -23,11 +20,6 @@ if TYPE_CHECKING:  # pandas and scipy load on first use
     from .reliability import MTBFEstimate
 
 _MTBF_FIELDS = ("mtbf_hours", "mtbf_ci_low_hours", "mtbf_ci_high_hours")
-
-
-def _check_logbook(con: duckdb.DuckDBPyConnection, logbook: str | None) -> None:
-    if logbook is not None and stored_sha256(con, logbook) is None:
-        raise QueryError(f"no such logbook: {logbook}")
 
 
 def _scaled(estimate: MTBFEstimate, per: str, units: Any) -> dict[str, Any]:
@@ -79,7 +71,7 @@ def _mtbf_records(db: str | Path | None, logbook: str | None, by: str | None,
     query, rates_query = load_query("mtbf_inputs"), load_query("reported_rates")
     params = {"logbook": logbook, "by": by or "all"}
     with session(db, settings) as con:
-        _check_logbook(con, logbook)
+        require_logbook(con, logbook)
         inputs = first_rows(con, query.sql, None, bind(query, params)).dicts()
         reported = {(r["logbook"], r["family"]): r for r in first_rows(
             con, rates_query.sql, None, bind(rates_query, params)).dicts()}

@@ -19,11 +19,11 @@ from pathlib import Path
 import duckdb
 
 from .. import __version__
+from ..label.taxonomy import TAXONOMY_PATH
 from ..resources import DATA, read_yaml
 
 SCHEMA_PATH = DATA / "dataset_schema.yaml"
 LICENCES_PATH = DATA / "licences.yaml"
-TAXONOMY_PATH = DATA / "taxonomy.yaml"
 _TYPES = {"VARCHAR": "string", "INTEGER": "integer", "BIGINT": "integer", "DOUBLE": "number",
           "BOOLEAN": "boolean", "DATE": "date", "TIMESTAMP": "datetime"}
 _CSV_LIST = " (in CSV: a list written as [a, b])"

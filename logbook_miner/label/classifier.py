@@ -27,7 +27,7 @@ from spacy.language import Language
 from spacy.tokenizer import Tokenizer
 from spacy.tokens import Doc
 
-from ..models import FAULT, KINDS, Entry, Label, LabelledEntry, in_kind_order
+from ..models import FAULT, Entry, Label, LabelledEntry, in_kind_order
 from ..resources import DATA, read_yaml
 from ..segment.dates import leading_when, names_only_later_days
 from . import context, counters
@@ -39,9 +39,9 @@ from .rates import mine_rates
 from .ruler import optimise  # also registers the "anchored_span_ruler" factory
 from .sentences import Sentences, sentences  # noqa: F401 (registers "sentences")
 from .steps import kept_before_trouble
+from .taxonomy import TAXONOMY_PATH
 from .trends import mine_trends
 
-TAXONOMY_PATH = DATA / "taxonomy.yaml"
 CONTEXT_PATH = DATA / "context.yaml"
 SPANS_KEY = "taxonomy"
 _SOFT_BEFORE = ",-(/+%&"  # a line ending in these stopped mid-sentence
@@ -69,18 +69,6 @@ _TAGGED_NAME = re.compile(r"(?!(step|iter|iteration|epoch|loss|lr|rank|node|gpu)
 _DIGIT_HYPHEN_INFIX = (r"(?<=[0-9])[+\-\*^](?=[0-9-])",
                        r"(?<=[0-9])(?:[+*^]|(?<![A-Za-z][0-9])(?<![A-Za-z][0-9]{2})"
                        r"(?<![A-Za-z][0-9]{3})(?<![A-Za-z][0-9]{4})-)(?=[0-9-])")
-
-
-def _read_taxonomy(path: Path | None) -> dict:
-    return read_yaml(path or TAXONOMY_PATH)
-
-
-def load_taxonomy(path: Path | None = None) -> dict:
-    """The codes by kind: {"fault": {code: description}, "intervention": {...}}."""
-    out: dict[str, dict[str, str]] = {kind: {} for kind in KINDS}
-    for code, spec in _read_taxonomy(path)["codes"].items():
-        out[spec["kind"]][code] = spec["description"]
-    return out
 
 
 def _hard_break(text: str, m: re.Match) -> bool:
@@ -237,7 +225,7 @@ class Classifier:
         context_path = context_path or CONTEXT_PATH
         self.nlp = _blank_pipeline()
         self.nlp.add_pipe("sentences")  # sentencizer's starts and line ends (sentences.py)
-        taxonomy = _read_taxonomy(taxonomy_path)
+        taxonomy = read_yaml(taxonomy_path or TAXONOMY_PATH)
         self.rules, patterns = _taxonomy_rules(taxonomy)
         self.marks = frozenset(taxonomy.get("marks", {}))
         self.consequences = Consequences(taxonomy["shared"])

@@ -13,9 +13,9 @@ import re
 from functools import cache
 from typing import Any
 
-from ..resources import DATA, parse_yaml
+from ..resources import parse_yaml
+from .taxonomy import TAXONOMY_PATH
 
-TAXONOMY_PATH = DATA / "taxonomy.yaml"
 NO_FAMILY = "none"  # the family of an entry without a fault label, on the dashboard
 NO_FAMILY_COLOUR = "#7f7f7f"
 _BLOCK = re.compile(r"^families:\n(?:(?:[ #].*)?\n)*", re.MULTILINE)

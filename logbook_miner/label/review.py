@@ -32,6 +32,7 @@ from ..store import (
 )
 from . import corrections as cx
 from .relabel import relabel_stored
+from .taxonomy import code_kinds, unknown_code
 
 _ADD = ("accept", "add")
 
@@ -71,7 +72,7 @@ def write_review(out: str | Path, db: str | Path | None = None, below: float | N
 def apply_review(path: str | Path, db: str | Path | None = None,
                  classify: Classify | None = None) -> Applied:
     """Store the decisions of a review CSV and relabel; refuse the whole file on a bad row."""
-    kinds = _kinds()
+    kinds = code_kinds()
     rows = _read_decisions(Path(path))
     with connect(db or default_db(), create=False) as con:
         entries: dict[str, list[Entry]] = {}
@@ -126,12 +127,6 @@ def _read_decisions(path: Path) -> list[dict]:
     return list(csv.DictReader(lines))
 
 
-def _kinds() -> dict[str, str]:
-    from .classifier import load_taxonomy
-
-    return {code: kind for kind, codes in load_taxonomy().items() for code in codes}
-
-
 def _decide(row: dict, where: str, entries: list[Entry],
             kinds: dict[str, str]) -> cx.Correction | None:
     """One CSV row -> a Correction (None: no decision), or ValueError naming the row."""
@@ -167,8 +162,8 @@ def _known(code: str, where: str, kinds: dict[str, str], column: str) -> None:
     if not code:
         raise ValueError(f"{where}: this decision needs a code in the `code` column")
     if code not in kinds:
-        raise ValueError(f"{where}: unknown code {code!r} in `{column}` "
-                         "(not in data/taxonomy.yaml; use accept, reject or a code)")
+        raise ValueError(f"{where}: {unknown_code(code)} in `{column}` (use accept, reject "
+                         "or a code)")
 
 
 def _entry(row: dict, where: str, entries: list[Entry]) -> Entry:

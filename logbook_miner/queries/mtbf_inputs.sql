@@ -1,7 +1,7 @@
 -- What the MTBF estimate needs per logbook (or per logbook and family): the observation window
 -- (first to last dated entry), the stop times in hours since it opened, and the cluster size.
 -- $logbook: only this logbook (default: all)
--- $by = all: `all` counts every stop (numerics excluded); `family` counts each family's incidents
+-- $by = all | family: `all` counts every stop (numerics excluded); `family` counts each family's incidents
 -- reads: entry_times, incidents, cluster_sizes, families
 WITH windows AS (
     SELECT logbook, min(ts) AS window_start, max(ts) AS window_end

@@ -3,7 +3,7 @@
 -- day"), the one that says failures come most often. A restart counts as a stop of the job;
 -- numerics are not stops. Entries count the stops someone wrote up; these count what happened.
 -- $logbook: only this logbook (default: all)
--- $by = all: `all` takes every stop-like code; `family` one row per fault family
+-- $by = all | family: `all` takes every stop-like code; `family` one row per fault family
 -- reads: rates, families
 WITH coded AS (
     SELECT *, CASE WHEN code = 'restart' THEN 'all' ELSE split_part(code, '.', 1) END AS family
