@@ -167,6 +167,20 @@ def test_cli_mtbf_and_simulate(db):
     assert missing.exit_code == 1 and "--gpus" in missing.output
 
 
+@pytest.mark.parametrize(("flag", "value", "error"), [
+    ("--gpus", "-5", "--gpus must be at least 1, not -5"),
+    ("--mtbf-hours", "0", "--mtbf-hours must be more than 0, not 0"),
+    ("--checkpoint-cost-seconds", "-1.5", "--checkpoint-cost-seconds must be at least 0, not -1.5"),
+    ("--days", "inf", "--days must be a finite number, not inf"),
+])
+def test_simulate_names_the_flag_out_of_range(flag, value, error):
+    """The checks are the API's; the CLI words its arguments as flags (they said `gpus`)."""
+    given = {"--gpus": "8", "--usd-per-gpu-hour": "2", "--mtbf-hours": "100", "--mttr-hours": "1",
+             "--checkpoint-minutes": "30", "--checkpoint-cost-seconds": "60"} | {flag: value}
+    result = cli("simulate", *[part for pair in given.items() for part in pair])
+    assert (result.exit_code, result.output) == (1, f"error: {error}\n")
+
+
 def test_queries_folder_holds_no_stray_sql():
     assert all(p.read_text().startswith("-- ") for p in QUERIES.glob("*.sql"))
 

@@ -21,6 +21,8 @@ from typing import Any
 
 import numpy as np
 
+from ..errors import ArgumentError
+
 # The model, once. Each quantity is a formula of the inputs (gpus, usd_per_gpu_hour,
 # mtbf_hours, mttr_hours, checkpoint_minutes, checkpoint_cost_seconds, days) and of the
 # quantities before it, in hours unless named otherwise, written in the small part of
@@ -143,6 +145,10 @@ def goodput(wall_hours: float, downtime_hours: float, checkpoint_hours: float = 
 
 
 _MAX_DRAWS = 5e7  # about 400 MB of lost-work draws
+# each input's least value, and whether it may be that value (a run takes some time)
+_LEAST = {"gpus": (1, True), "usd_per_gpu_hour": (0, True), "mtbf_hours": (0, False),
+          "mttr_hours": (0, True), "checkpoint_minutes": (0, False),
+          "checkpoint_cost_seconds": (0, True), "days": (0, False), "runs": (0, True)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -211,8 +217,9 @@ def simulate_cost(
     by `seed`): N ~ Poisson(wall / MTBF), each repair ~ Exponential(MTTR) (the
     maximum-entropy law given only a mean), each loss ~ Uniform(0, tau + C).
     """
-    _check_inputs(gpus, usd_per_gpu_hour, mtbf_hours, mttr_hours, checkpoint_minutes,
-                  checkpoint_cost_seconds, days, runs)
+    _check_inputs(gpus=gpus, usd_per_gpu_hour=usd_per_gpu_hour, mtbf_hours=mtbf_hours,
+                  mttr_hours=mttr_hours, checkpoint_minutes=checkpoint_minutes,
+                  checkpoint_cost_seconds=checkpoint_cost_seconds, days=days, runs=runs)
     inputs = {"gpus": gpus, "usd_per_gpu_hour": float(usd_per_gpu_hour),
               "mtbf_hours": float(mtbf_hours), "mttr_hours": float(mttr_hours),
               "checkpoint_minutes": float(checkpoint_minutes),
@@ -250,17 +257,12 @@ def _with_monte_carlo(
     )
 
 
-def _check_inputs(
-    gpus: int, usd_per_gpu_hour: float, mtbf_hours: float, mttr_hours: float,
-    checkpoint_minutes: float, checkpoint_cost_seconds: float, days: float, runs: int,
-) -> None:
-    numbers = (usd_per_gpu_hour, mtbf_hours, mttr_hours, checkpoint_minutes,
-               checkpoint_cost_seconds, days)
-    if not all(math.isfinite(x) for x in numbers):
-        raise ValueError("simulation inputs must be finite")
-    if gpus < 1 or runs < 0:
-        raise ValueError("gpus must be >= 1 and runs >= 0")
-    if mtbf_hours <= 0 or checkpoint_minutes <= 0 or days <= 0:
-        raise ValueError("mtbf_hours, checkpoint_minutes and days must be > 0")
-    if usd_per_gpu_hour < 0 or mttr_hours < 0 or checkpoint_cost_seconds < 0:
-        raise ValueError("usd_per_gpu_hour, mttr_hours and checkpoint_cost_seconds must be >= 0")
+def _check_inputs(**inputs: float) -> None:
+    """Refuse the first input out of its range, naming it (the CLI names its flag)."""
+    for name, value in inputs.items():
+        least, may_equal = _LEAST[name]
+        if not math.isfinite(value):
+            raise ArgumentError(f"`{name}` must be a finite number, not {value}")
+        if value < least or (value == least and not may_equal):
+            bound = f"at least {least}" if may_equal else f"more than {least}"
+            raise ArgumentError(f"`{name}` must be {bound}, not {value:g}")
