@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 
 import pytest
@@ -19,12 +20,17 @@ def store(shared, tmp_path_factory) -> Store:
     return store
 
 
-def test_logbooks_lists_what_is_stored(store):
+def test_logbooks_lists_what_is_stored(store, shared, monkeypatch):
     rows = {r["logbook"]: r for r in store.logbooks().to_dict("records")}
     assert set(rows) == set(NAMES)
     assert rows["bloom-tr11-176b"]["entries"] == 21
     assert str(rows["bloom-tr11-176b"]["first_date"]) == "2022-03-11"
-    assert len(rows["bloom-tr11-176b"]["sha256"]) == 12
+    source = shared / "logbooks" / "md" / "bloom-tr11-176b.md"
+    digest = hashlib.sha256(source.read_bytes()).hexdigest()
+    assert rows["bloom-tr11-176b"]["sha256"] == digest  # the whole hash, to check a file by
+    monkeypatch.setenv("COLUMNS", "200")  # wide enough for every column
+    table = logbook_in_process("logbooks", "--db", store.path).stdout
+    assert digest[:12] in table and digest not in table  # a table shows 12 digits
 
 
 def test_show_gives_the_note_its_labels_and_evidence(store):

@@ -13,6 +13,7 @@ import io
 import json
 import math
 import os
+import re
 import shutil
 import textwrap
 from collections.abc import Callable, Sequence
@@ -31,6 +32,9 @@ _TABLE_WIDTH = 60  # characters of a cell shown in a table
 _WIDE = 8  # columns beyond which a one-row table prints as field/value lines
 _DEFAULT_COLUMNS = 120  # the width of a table when the output is not a terminal
 _MISSING = "n/a"
+# a file's SHA-256: a table shows its first 12 digits, as git shows a commit's
+_DIGEST = re.compile(r"[0-9a-f]{64}")
+_SHORT_DIGEST = 12
 
 
 def counted(n: int, noun: str, plural: str | None = None) -> str:
@@ -114,6 +118,8 @@ def _table_cell(value: Any) -> str:
         return f"{value:,.0f}" if abs(value) >= 1000 else f"{float(f'{value:.3g}'):g}"
     text = ", ".join(map(str, value)) if isinstance(value, list) else str(value)
     text = " ".join(text.split())
+    if _DIGEST.fullmatch(text):
+        return text[:_SHORT_DIGEST]
     return text if len(text) <= _TABLE_WIDTH else text[: _TABLE_WIDTH - 1] + "…"
 
 
