@@ -16,6 +16,7 @@ at once, or (on an error or Ctrl-C) not at all.
 from __future__ import annotations
 
 import csv
+from collections import Counter
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
@@ -35,18 +36,22 @@ from .relabel import relabel_stored
 from .taxonomy import code_kinds, unknown_code
 
 _ADD = ("accept", "add")
+_ADDED = "add"  # an accepted code the entry did not carry: one a person added
+_DONE = {cx.ACCEPT: "accepted", _ADDED: "added", cx.REJECT: "rejected", cx.REPLACE: "replaced"}
 
 
 @dataclass(slots=True)
 class Applied:
-    """What `apply_review` stored: decisions by kind, and the logbooks relabelled."""
+    """What `apply_review` stored: decisions by kind (accept, add, reject, replace), and the
+    logbooks relabelled."""
 
     decisions: dict[str, int]
     logbooks: list[str]
 
     def summary(self) -> str:
-        counts = ", ".join(f"{n} {d}" for d, n in sorted(self.decisions.items())) or "no decisions"
-        return f"{counts}; relabelled {', '.join(self.logbooks) or 'nothing'}"
+        """What was done, in words: "accepted 1, added 1, rejected 2; relabelled ops"."""
+        counts = ", ".join(f"{_DONE[d]} {n}" for d, n in sorted(self.decisions.items()))
+        return f"{counts or 'no decisions'}; relabelled {', '.join(self.logbooks) or 'nothing'}"
 
 
 def write_review(out: str | Path, db: str | Path | None = None, below: float | None = None,
@@ -86,14 +91,15 @@ def apply_review(path: str | Path, db: str | Path | None = None,
             if correction:
                 decided.append(correction)
         logbooks = sorted({c.logbook for c in decided})
+        labelled = {(logbook, *row) for logbook in logbooks for row in sqlfiles.run(
+            con, "review/labelled", {"logbook": logbook}).fetchall()}
         with transaction(con):  # an error or Ctrl-C in the relabel keeps the decisions out too
             save_corrections(con, decided)
             if logbooks:  # an empty list would mean every logbook to relabel_stored
                 relabel_stored(con, logbooks, classify)
-    counts: dict[str, int] = {}
-    for c in decided:
-        counts[c.decision] = counts.get(c.decision, 0) + 1
-    return Applied(counts, logbooks)
+    counts = Counter(_ADDED if c.decision == cx.ACCEPT and (
+        c.logbook, c.heading, c.date, c.code) not in labelled else c.decision for c in decided)
+    return Applied(dict(counts), logbooks)
 
 
 _NEEDED = ("logbook", "code", "decision")
