@@ -81,6 +81,7 @@ def load(db: str | Path | None = None, logbooks: Sequence[str] | None = None,
         params["bucket_seconds"] = _bucket_seconds(extent.pop("longest_window_hours"),
                                                    limits.points // series)
         stops = _mtbf_inputs(con, chosen, "all")
+        mtbf = _mtbf_per_logbook(stops)
         by_family = _mtbf_inputs(con, chosen, "family")
         reported = _reported(con)
         repairs = _run(con, "repairs", params)
@@ -91,7 +92,11 @@ def load(db: str | Path | None = None, logbooks: Sequence[str] | None = None,
             markers=_run(con, "markers", params),
             runs=_run(con, "runs", params),
             cumulative=_run(con, "cumulative", params),
-            mtbf_by_logbook=_mtbf_by_logbook(stops),
+            mtbf_by_logbook=pd.DataFrame([{"logbook": logbook, "start": start, **mtbf[logbook]}
+                                          for logbook, start in zip(stops["logbook"],
+                                                                    stops["window_start"],
+                                                                    strict=True)
+                                          if logbook in mtbf]),
             families=_family_stats(by_family, repairs),
             outcomes=_run(con, "outcomes", params),
             outcome_hours=dict(sqlfiles.run(con, "session/settings").fetchall())[
@@ -102,8 +107,7 @@ def load(db: str | Path | None = None, logbooks: Sequence[str] | None = None,
             ledger=_run(con, "ledger", params),
         )
     for logbook, figures in data.per_logbook.items():
-        figures.update(_reliability(stops[stops["logbook"] == logbook],
-                                    repairs[repairs["logbook"] == logbook]))
+        figures.update(_reliability(mtbf.get(logbook), repairs[repairs["logbook"] == logbook]))
         figures["reported"] = reported.get(logbook)
     return data
 
@@ -153,22 +157,17 @@ def _mtbf_inputs(con: duckdb.DuckDBPyConnection, chosen: list[str], by: str) -> 
     return df[df["logbook"].isin(chosen)].reset_index(drop=True)
 
 
-def _mtbf_by_logbook(stops: pd.DataFrame) -> pd.DataFrame:
-    """One MTBF per logbook with a window; `start` places its expected-failures line."""
-    rows = [{"logbook": r.logbook, "start": r.window_start,
-             **asdict(reliability.mtbf(list(r.failure_hours), r.observed_hours))}
-            for r in stops.itertuples() if r.observed_hours > 0]
-    return pd.DataFrame(rows)
+def _mtbf_per_logbook(stops: pd.DataFrame) -> dict[str, dict[str, Any]]:
+    """The MTBF of each logbook with a dated window (one row of `stops` each), as a plain
+    dict: the header shows it, and the cumulative chart draws its expected-failures line."""
+    return {r.logbook: asdict(reliability.mtbf(list(r.failure_hours), r.observed_hours))
+            for r in stops.itertuples() if r.observed_hours > 0}
 
 
-def _reliability(stops: pd.DataFrame, repairs: pd.DataFrame) -> dict[str, Any]:
+def _reliability(mtbf: dict[str, Any] | None, repairs: pd.DataFrame) -> dict[str, Any]:
     """One logbook's MTBF (None without a dated window) and MTTR, as plain dicts."""
-    out: dict[str, Any] = {"mtbf": None, "mttr": asdict(_mttr(repairs["hours"])),
-                           "stated_repairs": int((repairs["source"] == "stated").sum())}
-    window = stops["observed_hours"].sum()
-    if window > 0:
-        out["mtbf"] = asdict(reliability.mtbf(list(stops["failure_hours"].iloc[0]), window))
-    return out
+    return {"mtbf": mtbf, "mttr": asdict(_mttr(repairs["hours"])),
+            "stated_repairs": int((repairs["source"] == "stated").sum())}
 
 
 def _mttr(hours: pd.Series) -> reliability.MTTREstimate:
