@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from . import __version__
+from .analytics.analyse import DEFAULT_MEMORY_LIMIT, DEFAULT_TIMEOUT
 from .api import Store
 from .errors import ArgumentError
 from .present.cli_output import FORMATS, counted, listed
@@ -284,9 +285,9 @@ def query(name, params, list_only, db, fmt) -> None:
 @click.option("--limit", type=click.IntRange(min=0), default=None,
               help="Print at most N rows (default: 1000 in a table, all in csv/json); "
                    "the rest are counted.")
-@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=60.0,
+@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=DEFAULT_TIMEOUT,
               show_default=True, help="Stop the query after this many seconds.")
-@click.option("--memory-limit", default="2GB", show_default=True,
+@click.option("--memory-limit", default=DEFAULT_MEMORY_LIMIT, show_default=True,
               help="DuckDB's memory limit for the query.")
 @fail_cleanly
 def sql_command(statement, db, fmt, limit, timeout, memory_limit) -> None:
