@@ -6,14 +6,17 @@ from datetime import date, datetime
 
 import pytest
 
+from logbook_miner.read import read
 from logbook_miner.segment.chronology import chronology_anomalies
 from logbook_miner.segment.dates import (
     find_dates,
     heading_when,
     leading_when,
     names_only_later_days,
+    reads_dayfirst,
     to_utc,
 )
+from logbook_miner.segment.entries import segment
 
 
 @pytest.mark.parametrize("text, expected", [
@@ -99,3 +102,18 @@ def test_a_sentence_dated_ahead_names_only_later_days() -> None:
     assert names_only_later_days("back on 3 Jan", date(2023, 12, 28))
     assert not names_only_later_days("since 2023-12-01, no step", date(2023, 12, 28))
     assert not names_only_later_days("no date here", date(2023, 12, 28))
+
+
+@pytest.mark.parametrize(("headings", "dayfirst", "dates"), [
+    # a day past 12 written first says the logbook writes day first: 04/08 is 4 August
+    (["03.07.2023", "13.07.2023", "04/08/2023"], True, ["2023-07-03", "2023-07-13", "2023-08-04"]),
+    # a day past 12 written second says month first, whatever else it writes
+    (["07/03/2023", "07/13/2023", "13/07/2023"], False,
+     ["2023-07-03", "2023-07-13", "2023-07-13"]),
+    (["07/03/2023", "08/04/2023"], False, ["2023-07-03", "2023-08-04"]),  # nothing says
+])
+def test_a_logbook_that_writes_day_first_is_read_day_first(tmp_path, headings, dayfirst, dates):
+    assert reads_dayfirst(headings) == dayfirst
+    notes = tmp_path / "standup.md"
+    notes.write_text("".join(f"### {h}\n\nall fine\n\n" for h in headings), encoding="utf-8")
+    assert [str(e.date) for e in segment(read(notes))] == dates

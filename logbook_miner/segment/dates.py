@@ -9,6 +9,7 @@ through `zoneinfo`, so DST is right for ET/PT/CET.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -41,6 +42,7 @@ DATE_PATTERNS = [
     re.compile(r"(?<![\d/.])(?P<a>[0-3]?\d)/(?P<b>[0-3]?\d)/(?P<year>(?:19|20)?\d\d)(?![\d/])"),
     re.compile(r"(?<![\d/.])(?P<a>[0-3]?\d)\.(?P<b>[0-3]?\d)\.(?P<year>(?:19|20)\d\d)(?![\d.])"),
 ]
+_NUMERIC = [p for p in DATE_PATTERNS if "a" in p.groupindex]  # day and month both numbers
 _TIME = re.compile(
     r"(?:\s*(?:T|_|,|at|@))?\s*(?P<hour>[0-2]?\d)(?::(?P<minute>[0-5]\d))?(?::(?P<second>[0-5]\d))?"
     r"(?:\s*(?P<ampm>[ap]\.?m\.?))?(?=Z(?!\w)|:(?!\d)|[^\w:]|$)",
@@ -106,6 +108,20 @@ def find_dates(text: str, dayfirst: bool = False) -> list[DateMatch]:
         if not kept or d.start >= kept[-1].end:
             kept.append(d)
     return kept
+
+
+def reads_dayfirst(texts: Iterable[str]) -> bool:
+    """Whether a logbook writes its numeric dates day first: some say so (13/03/2024, a day
+    past 12 first) and none says otherwise (03/13/2024). Then 04/03/2024 is 4 March in it,
+    as its writer meant, not 3 April."""
+    day_first = month_first = False
+    for text in texts:
+        for pattern in _NUMERIC:
+            for m in pattern.finditer(text):
+                a, b = int(m["a"]), int(m["b"])
+                day_first |= 12 < a <= 31 and 1 <= b <= 12
+                month_first |= 12 < b <= 31 and 1 <= a <= 12
+    return day_first and not month_first
 
 
 def _to_match(m: re.Match, dayfirst: bool) -> DateMatch | None:

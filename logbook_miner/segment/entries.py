@@ -64,9 +64,15 @@ class _Heading:
 
 
 def segment(doc: Document, default_timezone: str | None = None,
-            dayfirst: bool = False) -> list[Entry]:
-    """Split a document into entries with dates, times, zones, authors and run ids."""
+            dayfirst: bool | None = None) -> list[Entry]:
+    """Split a document into entries with dates, times, zones, authors and run ids.
+
+    `dayfirst` says how to read 04/03/2024; by default the document's own dates say
+    (`dates.reads_dayfirst`).
+    """
     lines = doc.lines
+    if dayfirst is None:
+        dayfirst = dates.reads_dayfirst(line.text for line in lines)
     heads = _join_wrapped(_find_headings(lines, dayfirst), lines)
     first_heading = heads[0].index if heads else len(lines)
     heads, toc = _drop_toc(heads, lines)
