@@ -211,14 +211,15 @@ def test_an_interrupted_relabel_stores_neither_the_decisions_nor_labels(db, tmp_
         raise failure
 
     before = snapshot(db)
+    decisions = decide(db, tmp_path)
     monkeypatch.setattr(review, "relabel_stored", relabel_then_fail)
     with pytest.raises(failure):
-        apply_review(decide(db, tmp_path), db=db, classify=real_classify())
+        apply_review(decisions, db=db, classify=real_classify())
     assert snapshot(db) == before
     with duckdb.connect(str(db), read_only=True) as con:
         assert con.execute("SELECT count(*) FROM corrections").fetchone() == (0,)
     monkeypatch.undo()
-    apply_review(decide(db, tmp_path), db=db, classify=real_classify())
+    apply_review(decisions, db=db, classify=real_classify())  # the same file, once more
     assert (2, "software.hang") not in labels_of(db, tmp_path)
 
 
@@ -282,3 +283,63 @@ def test_a_decision_keeps_the_rates_the_entry_states(tmp_path):
     store.review(apply=write_csv(tmp_path / "review.csv", records))
     after = store.mtbf().to_dict("records")
     assert after[0]["reported_mtbf_hours"] == before[0]["reported_mtbf_hours"]
+
+
+def test_review_out_will_not_write_over_a_persons_decisions(db, tmp_path):
+    """A slip of the shell's history (`review --out` again) would lose them all."""
+    decided = decide(db, tmp_path)
+    before = decided.read_bytes()
+    result = CliRunner().invoke(main, ["review", "--db", str(db), "--out", str(decided)])
+    assert (result.exit_code, result.output) == (1, (
+        f"error: {decided}: holds 4 decisions; apply them first (`logbook review --apply "
+        f"{decided}`) or write the review elsewhere\n"))
+    assert decided.read_bytes() == before
+    write_review(tmp_path / "fresh.csv", db=db, below=0.92)  # a file without decisions is fine
+    write_review(tmp_path / "fresh.csv", db=db, below=0.92)
+
+
+def test_applying_a_file_twice_changes_nothing_the_second_time(db, tmp_path):
+    decided = decide(db, tmp_path)
+    first = apply_review(decided, db=db, classify=real_classify())
+    with duckdb.connect(str(db), read_only=True) as con:
+        when = con.execute("SELECT list(decided_at ORDER BY code) FROM corrections").fetchone()
+    again = apply_review(decided, db=db, classify=lambda entries: pytest.fail("relabelled"))
+    assert first.summary() == "accepted 1, added 1, rejected 1, replaced 1; relabelled ops"
+    assert again.summary() == "4 already stored; relabelled nothing"
+    with duckdb.connect(str(db), read_only=True) as con:  # when each was decided is kept
+        assert con.execute("SELECT list(decided_at ORDER BY code) FROM corrections").fetchone() \
+            == when
+
+
+def added(db: Path, out: Path, *extra: dict) -> Path:
+    """A review CSV at `out` holding only the rows given (fields over an empty row's)."""
+    write_review(out, db=db, below=0.92)
+    blank = dict(read_csv(out)[0], heading="", date="", evidence="", decision="")
+    return write_csv(out, [dict(blank, **row) for row in extra])
+
+
+def test_evidence_may_span_lines_and_must_be_in_the_entry(db, tmp_path):
+    """A spreadsheet keeps a line break inside a quoted field; the reader used to drop it,
+    and words not in the entry were stored as a label with no evidence."""
+    path = added(db, tmp_path / "one.csv", {"seq": "2", "code": "hardware.node", "decision": "add",
+                                "evidence": "NCCL timeout\non node-7"})
+    apply_review(path, db=db, classify=real_classify())
+    label = labels_of(db, tmp_path)[2, "hardware.node"]
+    assert (label["evidence"], label["source"]) == ("NCCL timeout on node-7", "review")
+    path = added(db, tmp_path / "two.csv", {"seq": "3", "code": "hardware.gpu", "decision": "add",
+                                "evidence": "GPU fell off the bus"})
+    result = CliRunner().invoke(main, ["review", "--db", str(db), "--apply", str(path)])
+    assert (result.exit_code, result.output) == (1, (
+        f"error: {path}: row 2: evidence 'GPU fell off the bus' is not in entry 3's heading or "
+        "text; copy words from it, or leave evidence empty\n"))
+
+
+def test_two_rows_deciding_one_label_differently_refuse_the_file(db, tmp_path):
+    row = {"seq": "2", "code": "network.interconnect", "kind": "fault"}
+    path = added(db, tmp_path / "r.csv", dict(row, decision="accept"), dict(row, decision="reject"))
+    result = CliRunner().invoke(main, ["review", "--db", str(db), "--apply", str(path)])
+    assert (result.exit_code, result.output) == (1, (
+        f"error: {path}: rows 2 and 3 decide network.interconnect of '2021-11-25 09:00 UTC' "
+        "differently; keep one\n"))
+    with duckdb.connect(str(db), read_only=True) as con:
+        assert con.execute("SELECT count(*) FROM corrections").fetchone() == (0,)

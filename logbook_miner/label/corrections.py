@@ -11,12 +11,13 @@ applied, and logged as a warning naming it.
 from __future__ import annotations
 
 import logging
+import re
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from datetime import date
 
-from ..models import Label, LabelledEntry, in_kind_order
+from ..models import Entry, Label, LabelledEntry, in_kind_order
 
 ACCEPT, REJECT, REPLACE = "accept", "reject", "replace"
 REVIEW_SOURCE = "review"  # the `source` of a label a person added
@@ -89,8 +90,21 @@ def _correct(le: LabelledEntry, decided: list[Correction]) -> list[Label]:
 
 def _anchor(le: LabelledEntry, c: Correction) -> Label:
     """Where an added code stands: the reviewer's evidence words if the entry has them."""
+    found = locate(le.entry, c.evidence)
+    if found is None:
+        return Label(c.kind, c.code, "", "text", 0, 0, "", 0.0)
+    field, start, end = found
+    return Label(c.kind, c.code, getattr(le.entry, field)[start:end], field, start, end, "", 0.0)
+
+
+def locate(entry: Entry, words: str) -> tuple[str, int, int] | None:
+    """(field, start, end) of `words` in the entry's heading or text, spaces and line breaks
+    matching any run of whitespace (a spreadsheet may have rewrapped them); None if absent."""
+    if not words.strip():
+        return None
+    pattern = re.compile(r"\s+".join(map(re.escape, words.split())))
     for field in ("heading", "text"):
-        at = (getattr(le.entry, field) or "").find(c.evidence) if c.evidence else -1
-        if at >= 0:
-            return Label(c.kind, c.code, c.evidence, field, at, at + len(c.evidence), "", 0.0)
-    return Label(c.kind, c.code, "", "text", 0, 0, "", 0.0)
+        m = pattern.search(getattr(entry, field) or "")
+        if m:
+            return field, m.start(), m.end()
+    return None

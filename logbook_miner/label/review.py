@@ -16,13 +16,16 @@ at once, or (on an error or Ctrl-C) not at all.
 from __future__ import annotations
 
 import csv
+import io
 from collections import Counter
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .. import sqlfiles
 from ..models import Classify, Entry
+from ..present.cli_output import counted
 from ..store import (
     choose_logbooks,
     connect,
@@ -34,6 +37,9 @@ from ..store import (
 from . import corrections as cx
 from .relabel import relabel_stored
 from .taxonomy import code_kinds, unknown_code
+
+if TYPE_CHECKING:
+    import duckdb
 
 _ADD = ("accept", "add")
 _ADDED = "add"  # an accepted code the entry did not carry: one a person added
@@ -47,10 +53,13 @@ class Applied:
 
     decisions: dict[str, int]
     logbooks: list[str]
+    already_stored: int = 0  # decisions of the file stored before, as they are
 
     def summary(self) -> str:
         """What was done, in words: "accepted 1, added 1, rejected 2; relabelled ops"."""
         counts = ", ".join(f"{_DONE[d]} {n}" for d, n in sorted(self.decisions.items()))
+        if self.already_stored:
+            counts = ", ".join(filter(None, [counts, f"{self.already_stored} already stored"]))
         return f"{counts or 'no decisions'}; relabelled {', '.join(self.logbooks) or 'nothing'}"
 
 
@@ -62,6 +71,7 @@ def write_review(out: str | Path, db: str | Path | None = None, below: float | N
     entry); labels under `below` count as low confidence (default: the
     review_below_confidence setting).
     """
+    _refuse_decisions_in(Path(out))
     with connect(db or default_db(), read_only=True) as con:
         choose_logbooks(con, [logbook] if logbook else None)  # a name not stored is an error
         cursor = sqlfiles.run(con, "review/candidates", {"below": below, "logbook": logbook})
@@ -74,32 +84,73 @@ def write_review(out: str | Path, db: str | Path | None = None, below: float | N
     return len(rows)
 
 
+def _refuse_decisions_in(out: Path) -> None:
+    """Refuse to write over a review CSV that holds a person's decisions: a slip of the
+    shell's history would lose them."""
+    if not out.is_file():
+        return
+    try:
+        with out.open(encoding="utf-8-sig", newline="") as fh:
+            decided = sum(bool((row.get("decision") or "").strip()) for row in csv.DictReader(fh))
+    except (UnicodeDecodeError, csv.Error):
+        return  # not a review CSV: --out names the file to write, as elsewhere
+    if decided:
+        raise ValueError(f"{out}: holds {counted(decided, 'decision')}; apply them first "
+                         f"(`logbook review --apply {out}`) or write the review elsewhere")
+
+
 def apply_review(path: str | Path, db: str | Path | None = None,
                  classify: Classify | None = None) -> Applied:
-    """Store the decisions of a review CSV and relabel; refuse the whole file on a bad row."""
-    kinds = code_kinds()
+    """Store the decisions of a review CSV and relabel; refuse the whole file on a bad row.
+
+    Decisions stored before, as they are, are left alone (their date too): applying a
+    file twice changes nothing the second time.
+    """
     rows = _read_decisions(Path(path))
     with connect(db or default_db(), create=False) as con:
-        entries: dict[str, list[Entry]] = {}
-        decided = []
-        for number, row in enumerate(rows, start=2):  # row 1 is the header, as in a spreadsheet
-            where = f"{path}: row {number}"
-            logbook = (row.get("logbook") or "").strip()
-            if logbook not in entries:
-                entries[logbook] = load_entries(con, logbook)
-            correction = _decide(row, where, entries[logbook], kinds)
-            if correction:
-                decided.append(correction)
-        logbooks = sorted({c.logbook for c in decided})
+        chosen = _decisions(con, rows, path)
+        stored = {cx.Correction(*row) for logbook in {c.logbook for c in chosen}
+                  for row in sqlfiles.run(con, "store/corrections", {"logbook": logbook})
+                  .fetchall()}
+        new = [c for c in chosen if c not in stored]
+        logbooks = sorted({c.logbook for c in new})
         labelled = {(logbook, *row) for logbook in logbooks for row in sqlfiles.run(
             con, "review/labelled", {"logbook": logbook}).fetchall()}
         with transaction(con):  # an error or Ctrl-C in the relabel keeps the decisions out too
-            save_corrections(con, decided)
+            save_corrections(con, new)
             if logbooks:  # an empty list would mean every logbook to relabel_stored
                 relabel_stored(con, logbooks, classify)
     counts = Counter(_ADDED if c.decision == cx.ACCEPT and (
-        c.logbook, c.heading, c.date, c.code) not in labelled else c.decision for c in decided)
-    return Applied(dict(counts), logbooks)
+        c.logbook, c.heading, c.date, c.code) not in labelled else c.decision for c in new)
+    return Applied(dict(counts), logbooks, len(chosen) - len(new))
+
+
+def _decisions(con: duckdb.DuckDBPyConnection, rows: list[dict],
+               path: str | Path) -> list[cx.Correction]:
+    """The rows' decisions, one per label decided on; a bad row is a ValueError naming it."""
+    kinds = code_kinds()
+    entries: dict[str, list[Entry]] = {}
+    decided: dict[tuple, tuple[int, cx.Correction]] = {}
+    for number, row in enumerate(rows, start=2):  # row 1 is the header, as in a spreadsheet
+        logbook = (row.get("logbook") or "").strip()
+        if logbook not in entries:
+            entries[logbook] = load_entries(con, logbook)
+        correction = _decide(row, f"{path}: row {number}", entries[logbook], kinds)
+        if correction:
+            _once(decided, number, correction, path)
+    return [correction for _, correction in decided.values()]
+
+
+def _once(decided: dict[tuple, tuple[int, cx.Correction]], number: int,
+          correction: cx.Correction, path: str | Path) -> None:
+    """Keep one decision per label; two rows deciding it differently refuse the file."""
+    key = (correction.logbook, correction.heading, correction.date, correction.kind,
+           correction.code)
+    if key in decided and decided[key][1] != correction:
+        first = decided[key][0]
+        raise ValueError(f"{path}: rows {first} and {number} decide {correction.code} of "
+                         f"{correction.heading!r} differently; keep one")
+    decided.setdefault(key, (number, correction))
 
 
 _NEEDED = ("logbook", "code", "decision")
@@ -130,7 +181,7 @@ def _read_decisions(path: Path) -> list[dict]:
     if missing:
         raise ValueError(f"{path}: missing column(s) {', '.join(missing)}; "
                          "expected the header that `logbook review --out` writes")
-    return list(csv.DictReader(lines))
+    return list(csv.DictReader(io.StringIO(text, newline="")))  # a quoted field may span lines
 
 
 def _decide(row: dict, where: str, entries: list[Entry],
@@ -157,11 +208,15 @@ def _decide(row: dict, where: str, entries: list[Entry],
             raise ValueError(f"{where}: {decision} is an {kinds[decision]} code and {code} a "
                              f"{kinds[code]} code; reject one and add the other")
         verb, target = cx.REPLACE, code
+    evidence = row.get("evidence") or ""
+    if verb != cx.REJECT and evidence.strip() and cx.locate(entry, evidence) is None:
+        raise ValueError(f"{where}: evidence {evidence!r} is not in entry {entry.seq}'s heading "
+                         "or text; copy words from it, or leave evidence empty")
     return cx.Correction(
         logbook=(row.get("logbook") or "").strip(), heading=entry.heading, date=entry.date,
         kind=kinds[target], code=target, decision=verb,
         replacement=decision if verb == cx.REPLACE else None,
-        evidence=row.get("evidence") or "")
+        evidence=evidence)
 
 
 def _known(code: str, where: str, kinds: dict[str, str], column: str) -> None:
