@@ -244,6 +244,8 @@ def _key_values(pairs: tuple[str, ...]) -> dict[str, str]:
         key, sep, value = pair.partition("=")
         if not sep or not key.strip():
             raise ValueError(f"--param {pair!r}: write it as NAME=VALUE")
+        if key.strip() in out:
+            raise ValueError(f"--param {key.strip()} is given twice; a parameter takes one value")
         out[key.strip()] = value
     return out
 

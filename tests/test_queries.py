@@ -106,6 +106,25 @@ def test_a_parameter_outside_its_choices_or_a_logbook_not_stored_is_refused(db):
         run_query("incidents", {"logbook": "nosuch"}, db)
     with pytest.raises(QueryError, match=r"^no such logbook: nosuch "):
         query_rows("incidents", {"logbook": "nosuch"}, db)
+    # DuckDB's own words named no parameter: "Could not convert string 'abc' to DOUBLE"
+    with pytest.raises(QueryError, match=r"^needs_review: below must be a number, not 'abc'$"):
+        run_query("needs_review", {"below": "abc"}, db)
+    with pytest.raises(QueryError, match=r"^entries: limit must be 0 or more, not -1$"):
+        run_query("entries", {"limit": "-1"}, db)
+    assert len(run_query("needs_review", {"below": "0.9"}, db)) > 0
+
+
+def test_text_is_matched_literally(db):
+    """'5%' and '_' were LIKE patterns: '_' matched every entry."""
+    assert run_query("entries", {"text": "_"}, db).empty
+    found = run_query("entries", {"text": "NCCL"}, db)
+    assert not found.empty and run_query("entries", {"text": "nccl"}, db).equals(found)
+
+
+def test_a_parameter_given_twice_is_refused():
+    result = cli("query", "incidents", "-p", "logbook=a", "-p", "logbook=b")
+    assert (result.exit_code, result.output) == (
+        1, "error: --param logbook is given twice; a parameter takes one value\n")
 
 
 def test_needs_review_lists_labels_under_the_threshold_and_every_unlabelled_entry(db):

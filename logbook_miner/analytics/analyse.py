@@ -2,7 +2,8 @@
 
 The questions live in `queries/NAME.sql` (first line: what it answers; lines
 `-- $param = default: meaning` declare its parameters, `-- $param = a | b: meaning` one
-that takes one of a few values, the first its default) and read the TEMP views
+that takes one of a few values, the first its default, `-- $param (number): meaning` a
+number without one) and read the TEMP views
 that `store.connect` creates from `queries/views/`. This module only opens a
 locked-down read-only connection and binds parameters; `mtbf` and `simulate` build
 on it, and `reliability` and `cost` own the statistics.
@@ -31,8 +32,9 @@ from ..store import connect, default_db, not_stored, stored_sha256
 if TYPE_CHECKING:  # pandas loads on first use: `sql` and `query` need neither
     import pandas as pd
 
-_PARAM_LINE = re.compile(
-    r"^--\s*\$(?P<name>\w+)(?:\s*=\s*(?P<default>[^:]+?))?\s*:\s*(?P<help>.*)$")
+_PARAM_LINE = re.compile(r"^--\s*\$(?P<name>\w+)(?P<number>\s*\(number\))?"
+                         r"(?:\s*=\s*(?P<default>[^:]+?))?\s*:\s*(?P<help>.*)$")
+_LARGEST = 2**63 - 1  # DuckDB's BIGINT: a count or a limit beyond it is a slip
 _ALLOWED = {duckdb.StatementType.SELECT, duckdb.StatementType.EXPLAIN}
 
 
@@ -50,6 +52,7 @@ class Query:
     help: dict[str, str]
     sql: str
     choices: dict[str, tuple[Any, ...]]
+    numbers: frozenset[str]  # parameters taking a number: a default's type, or `(number)`
 
 
 def _coerce(text: str | None) -> Any:
@@ -70,7 +73,7 @@ def read_query(path: Path) -> Query:
     text = sqlfiles.text(path)
     lines = text.splitlines()
     description = lines[0].removeprefix("--").strip() if lines else ""
-    params, helps, choices = {}, {}, {}
+    params, helps, choices, numbers = {}, {}, {}, set()
     for line in lines[1:]:
         m = _PARAM_LINE.match(line)
         if m:
@@ -79,7 +82,9 @@ def read_query(path: Path) -> Query:
             helps[m["name"]] = m["help"]
             if len(values) > 1:
                 choices[m["name"]] = values
-    return Query(path.stem, description, params, helps, text, choices)
+            if m["number"] or isinstance(params[m["name"]], int | float):
+                numbers.add(m["name"])
+    return Query(path.stem, description, params, helps, text, choices, frozenset(numbers))
 
 
 def list_queries() -> list[tuple[str, str]]:
@@ -103,17 +108,27 @@ def bind(query: Query, params: Mapping[str, Any] | None) -> dict[str, Any]:
         raise QueryError(f"{query.name}: unknown parameter {', '.join(unknown)} (takes: {known})")
     bound = dict(query.params)
     for key, value in (params or {}).items():
-        default = query.params[key]
-        if isinstance(value, str) and isinstance(default, int | float):
-            try:
-                value = type(default)(value)
-            except ValueError:
-                raise QueryError(f"{query.name}: {key} must be a number, not {value!r}") from None
+        if key in query.numbers:
+            value = _number(query, key, value)
         if key in query.choices and value not in query.choices[key]:
             allowed = " or ".join(map(str, query.choices[key]))
             raise QueryError(f"{query.name}: {key} must be {allowed}, not {value!r}")
         bound[key] = value
     return bound
+
+
+def _number(query: Query, key: str, value: Any) -> int | float:
+    """A number parameter's value, cast to its default's type (a float if it has none); all
+    of them count or bound something, so none is negative."""
+    kind = type(query.params[key]) if isinstance(query.params[key], int | float) else float
+    try:
+        number = kind(value)
+    except (TypeError, ValueError):
+        raise QueryError(f"{query.name}: {key} must be a number, not {value!r}") from None
+    if not 0 <= number <= _LARGEST:
+        raise QueryError(f"{query.name}: {key} must be 0 or more"
+                         f"{f' and at most {_LARGEST}' if number > 0 else ''}, not {value}")
+    return number
 
 
 def require_logbook(con: duckdb.DuckDBPyConnection, logbook: str | None) -> None:

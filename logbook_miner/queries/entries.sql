@@ -11,6 +11,7 @@ SELECT e.logbook, e.seq, e.date, e.time, e.timezone, e.run_id, e.heading,
        coalesce(c.codes, []::VARCHAR[]) AS codes
 FROM entries e LEFT JOIN codes c USING (logbook, seq)
 WHERE ($logbook IS NULL OR e.logbook = $logbook)
-  AND ($text IS NULL OR e.heading ILIKE '%' || $text || '%' OR e.text ILIKE '%' || $text || '%')
+  AND ($text IS NULL OR contains(lower(e.heading), lower($text))  -- literal: '5%' is no pattern
+       OR contains(lower(e.text), lower($text)))
 ORDER BY e.logbook, e.seq
 LIMIT $limit

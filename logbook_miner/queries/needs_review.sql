@@ -1,6 +1,6 @@
 -- Entries a human should check, one row each: what `logbook review --out` lists (review_candidates).
 -- $logbook: only this logbook (default: all)
--- $below: labels under this confidence need review (default: the review_below_confidence setting)
+-- $below (number): labels under this confidence need review (default: the review_below_confidence setting)
 -- $decided = 0 | 1: 1 lists what a person already decided too
 -- reads: review_candidates
 SELECT logbook, seq, date,
