@@ -92,7 +92,7 @@ def fail_cleanly(command: Callable) -> Callable:
         except ArgumentError as exc:  # the API names `arguments`; here they are --flags
             click.echo("error: " + re.sub(r"`(\w+)`", _flag, str(exc)), err=True)
             sys.exit(EXIT_BAD_INPUT)
-        except (StoreError, FileNotFoundError, ValueError) as exc:
+        except (StoreError, ValueError) as exc:
             click.echo(f"error: {exc}", err=True)
             sys.exit(EXIT_BAD_INPUT)
         except BrokenPipeError:  # `logbook ... | head` stopped reading: not an error
@@ -304,8 +304,11 @@ def sql_command(statement, db, fmt, limit, timeout, memory_limit) -> None:
         limit = 1000
     result = Store(db).sql(statement, limit=limit, timeout=timeout, memory_limit=memory_limit,
                            as_rows=True)
-    emit(result, fmt)
     hidden = result.total - len(result.rows)
+    if fmt == "table" and hidden and not result.rows:  # --limit 0: a count, not "(no rows)"
+        click.echo(f"({counted(hidden, 'row')}, none shown; --limit N shows them)", err=True)
+        return
+    emit(result, fmt)
     if hidden:
         click.echo(f"({hidden:,} more rows not shown; --limit N shows more)", err=True)
 

@@ -129,6 +129,9 @@ def find_sources(paths: Iterable[str | Path], name: str | None = None,
     A folder's other files (not hidden ones) are named in `skipped` too, one line a folder,
     so that notes kept as images or spreadsheets are not left out without a word.
     """
+    for argument, given in (("name", name), ("as_one", as_one)):
+        if given is not None and not given.strip():
+            raise ArgumentError(f"`{argument}` is empty; give a logbook id, or leave it out")
     files: list[tuple[Path, bool]] = []  # (file, found in a folder)
     for raw in paths:
         path = Path(raw)

@@ -129,6 +129,25 @@ def test_an_export_over_another_format_says_what_it_removed(run, tmp_path, notes
     assert not list(out.glob("*.jsonl"))
 
 
+@pytest.mark.parametrize(("args", "error"), [
+    (("--name", ""), "error: --name is empty; give a logbook id, or leave it out"),
+    (("--as-one", " "), "error: --as-one is empty; give a logbook id, or leave it out"),
+])
+def test_an_empty_logbook_id_is_refused(run, tmp_path, notes, args, error):
+    """--name '' was taken as no name: the file's stem, without a word."""
+    result = run("ingest", notes / "2021-11-24.md", "--db", tmp_path / "x.duckdb", *args)
+    assert (result.exit_code, result.output) == (1, error + "\n")
+    assert not (tmp_path / "x.duckdb").exists()
+
+
+def test_a_path_that_does_not_exist_is_named_without_python_s_errno(run, tmp_path, notes):
+    db = tmp_path / "x.duckdb"
+    run("ingest", notes, "--db", db, "--no-label")
+    result = run("review", "--db", db, "--out", tmp_path / "no" / "r.csv")
+    assert (result.exit_code, result.output) == (
+        1, f"error: {tmp_path / 'no' / 'r.csv'}: No such file or directory\n")
+
+
 def test_export_without_a_database_says_so(run, tmp_path):
     result = run("export", "--db", tmp_path / "none.duckdb", "--out", tmp_path / "out")
     assert result.exit_code == 1 and "no such database" in result.output

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from analytics_fixtures import OPT_STYLE, ingest_texts, keyword_classify
 from click.testing import CliRunner
-from helpers import CLI, ROOT, logbook_cli
+from helpers import CLI, ROOT, logbook_cli, logbook_in_process
 
 from logbook_miner.analytics.analyse import QueryError, sql
 from logbook_miner.cli import EXIT_INTERRUPTED, main
@@ -128,6 +128,13 @@ def test_a_huge_result_streams_past_in_bounded_memory(db):
     assert run.stdout.split() == ["i", "0", "1"]
     assert run.errors == ["(19,999,998 more rows not shown; --limit N shows more)"]
     assert run.max_rss_mb < 600
+
+
+def test_limit_0_counts_the_rows(db):
+    """It printed "(no rows)" and then that 20 more were not shown."""
+    run = logbook_in_process("sql", "SELECT i FROM range(20) t(i)", "--db", db, "--limit", "0")
+    assert (run.returncode, run.stdout, run.stderr) == (
+        0, "", "(20 rows, none shown; --limit N shows them)\n")
 
 
 def test_memory_limit_must_be_a_size(db):
