@@ -11,6 +11,7 @@ from click.testing import CliRunner
 
 from logbook_miner.cli import main
 from logbook_miner.dataset.export import export
+from logbook_miner.evaluate import format_report
 from logbook_miner.ingest import ingest
 
 
@@ -61,5 +62,7 @@ def test_eval_warns_of_gold_logbooks_it_scores_as_missed(shared, tmp_path, caplo
     assert warning.startswith("warning: not stored, so scored as missed: bloom-tr1-13b, ")
     assert "opt-175b-10_percent_update" not in warning
     assert report["logbooks"]["bloom-tr1-13b"]["matched"] == 0
+    assert "bloom-tr1-13b: entries 0/24 found, 0 predicted; date acc n/a (not stored);" in \
+        format_report(report)
     assert store.eval(shared / "gold", ["opt-175b-10_percent_update"])["overall"][
         "entry_recall"] == 1.0
