@@ -84,6 +84,9 @@ CASES = [
          text=logbook(3, markdown=False).split("\n\n")[1], format="text"),
     Case("binary.txt", lambda: _rng().randbytes(4096) + bytes(4096),
          "binary file (NUL bytes), not text"),
+    Case("labels.jsonl", lambda: b'{"logbook": "notes", "n": 1, "faults": []}\n',
+         "a .jsonl file holds data or code, not notes (a logbook is PDF, Markdown, text, DOCX "
+         "or HTML)"),
 ]
 GOOD = {"good-notes.md": (logbook(5).encode(), 5), "good-print.pdf": (text_pdf(NOTES), 2)}
 

@@ -28,6 +28,8 @@ _BACKEND_MODULES = {"pdfium": ".pdfium", "pdfplumber": ".pdf"}
 DEFAULT_PDF_BACKEND = "pdfium"
 OnPage = Callable[[int, int], None]  # (pages read, pages in all): progress through a PDF
 _MARKDOWN_SUFFIXES = (".md", ".markdown")
+_NOT_NOTES = frozenset({".json", ".jsonl", ".ndjson", ".csv", ".tsv", ".parquet", ".yaml", ".yml",
+                        ".toml", ".py", ".ipynb"})
 _HTML_SUFFIXES = (".html", ".htm")
 # A page, whatever its name: a doctype or an <html> element first.
 _HTML_PAGE = re.compile(rb"(?:<\?xml[^>]*>\s*)?(?:<!--.*?-->\s*)*<(?:!doctype\s+html|html)\b",
@@ -54,6 +56,9 @@ def sniff_format(path: Path, head: bytes) -> str:
         raise ReadError("not a PDF (no %PDF- header)")
     if suffix == ".docx":
         raise ReadError("not a Word document (not a zip archive)")
+    if suffix in _NOT_NOTES:  # a slip of the path (gold labels, a script) read as text
+        raise ReadError(f"a {suffix} file holds data or code, not notes (a logbook is PDF, "
+                        "Markdown, text, DOCX or HTML)")
     start = head.removeprefix(b"\xef\xbb\xbf").lstrip()
     fragment = suffix not in _MARKDOWN_SUFFIXES and _HTML_FRAGMENT.match(start)
     if _HTML_PAGE.match(start) or fragment or suffix in _HTML_SUFFIXES:
