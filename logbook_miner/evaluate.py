@@ -230,7 +230,7 @@ def format_report(report: dict) -> str:
     for lid, out in report["logbooks"].items():
         dates = out["date_accuracy"]
         if dates is None:  # no entry to date: none matched, or none stored (warned above)
-            dates = "n/a (not stored)" if out["pred_entries"] == 0 else "n/a (undated)"
+            dates = "n/a (no entries stored)" if out["pred_entries"] == 0 else "n/a (undated)"
         line = (f"{lid}: entries {out['matched']}/{out['gold_entries']} found, "
                 f"{out['pred_entries']} predicted; date acc {dates}; "
                 f"faults F1 {out['faults']['f1']}; interventions F1 {out['interventions']['f1']}")

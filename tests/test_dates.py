@@ -113,6 +113,7 @@ def test_a_sentence_dated_ahead_names_only_later_days() -> None:
     (["07/03/2023", "08/04/2023"], False, ["2023-07-03", "2023-08-04"]),  # nothing says
 ])
 def test_a_logbook_that_writes_day_first_is_read_day_first(tmp_path, headings, dayfirst, dates):
+    assert not reads_dayfirst([*headings, "TP/PP/DP = 16/8/32"]) or dayfirst  # no date
     assert reads_dayfirst(headings) == dayfirst
     notes = tmp_path / "standup.md"
     notes.write_text("".join(f"### {h}\n\nall fine\n\n" for h in headings), encoding="utf-8")

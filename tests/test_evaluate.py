@@ -62,7 +62,7 @@ def test_eval_warns_of_gold_logbooks_it_scores_as_missed(shared, tmp_path, caplo
     assert warning.startswith("warning: not stored, so scored as missed: bloom-tr1-13b, ")
     assert "opt-175b-10_percent_update" not in warning
     assert report["logbooks"]["bloom-tr1-13b"]["matched"] == 0
-    assert "bloom-tr1-13b: entries 0/24 found, 0 predicted; date acc n/a (not stored);" in \
+    assert "bloom-tr1-13b: entries 0/24 found, 0 predicted; date acc n/a (no entries stored);" in \
         format_report(report)
     assert store.eval(shared / "gold", ["opt-175b-10_percent_update"])["overall"][
         "entry_recall"] == 1.0

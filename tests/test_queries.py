@@ -98,18 +98,22 @@ def test_choices_are_declared_in_the_header_with_the_first_the_default(db):
     families = set(run_query("mtbf_inputs", {"by": "family"}, db)["family"])
     assert families and "all" not in families
     assert len(run_query("needs_review", {"below": "0.9"}, db)) > 0  # a declared number
+    assert run_query("needs_review", {"below": None}, db).equals(run_query("needs_review", {}, db))
 
 
 @pytest.mark.parametrize("run", [run_query, query_rows])
 @pytest.mark.parametrize(("name", "params", "error"), [
     # these answered as if unset or empty: `by=famliy` counted all, `logbook=x` nothing
     ("mtbf_inputs", {"by": "famliy"}, "mtbf_inputs: by must be all or family, not 'famliy'"),
-    ("needs_review", {"decided": "2"}, "needs_review: decided must be 0 or 1, not 2"),
+    ("needs_review", {"decided": "2"}, "needs_review: decided must be 0 or 1, not '2'"),
     ("incidents", {"logbook": "nosuch"},
      "no such logbook: nosuch (see `logbooks` for what is stored)"),
     # these gave DuckDB's words, naming no parameter ("Could not convert string 'abc' to DOUBLE")
     ("needs_review", {"below": "abc"}, "needs_review: below must be a number, not 'abc'"),
     ("entries", {"limit": "-1"}, "entries: limit must be 0 or more, not -1"),
+    ("entries", {"limit": 2.7}, "entries: limit must be a whole number, not 2.7"),
+    ("needs_review", {"decided": "true"}, "needs_review: decided must be 0 or 1, not 'true'"),
+    ("incidents", {"logbook": ""}, "no such logbook: '' (see `logbooks` for what is stored)"),
 ])
 def test_a_value_a_parameter_cannot_take_is_refused_naming_it(db, run, name, params, error):
     with pytest.raises(QueryError) as refused:

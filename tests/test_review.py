@@ -291,11 +291,18 @@ def test_review_out_will_not_write_over_a_persons_decisions(db, tmp_path):
     before = decided.read_bytes()
     result = CliRunner().invoke(main, ["review", "--db", str(db), "--out", str(decided)])
     assert (result.exit_code, result.output) == (1, (
-        f"error: {decided}: holds 4 decisions; apply them first (`logbook review --apply "
-        f"{decided}`) or write the review elsewhere\n"))
+        f"error: {decided}: holds 4 decisions not applied; apply them first (`logbook review "
+        f"--apply {decided}`) or write the review elsewhere\n"))
     assert decided.read_bytes() == before
+    semicolons = tmp_path / "semicolons.csv"  # as a spreadsheet may save it: not readable here
+    semicolons.write_text(before.decode().replace(",", ";"))
+    with pytest.raises(ValueError, match="exists and cannot be read as an applied review"):
+        write_review(semicolons, db=db, below=0.92)
     write_review(tmp_path / "fresh.csv", db=db, below=0.92)  # a file without decisions is fine
     write_review(tmp_path / "fresh.csv", db=db, below=0.92)
+    apply_review(decided, db=db, classify=real_classify())  # the next round, once applied
+    write_review(decided, db=db, below=0.92)
+    assert not any(row["decision"] for row in read_csv(decided))
 
 
 def test_applying_a_file_twice_changes_nothing_the_second_time(db, tmp_path):

@@ -108,11 +108,11 @@ def bind(query: Query, params: Mapping[str, Any] | None) -> dict[str, Any]:
         raise QueryError(f"{query.name}: unknown parameter {', '.join(unknown)} (takes: {known})")
     bound = dict(query.params)
     for key, value in (params or {}).items():
-        if key in query.numbers:
-            value = _number(query, key, value)
-        if key in query.choices and value not in query.choices[key]:
+        if key in query.choices and str(value) not in map(str, query.choices[key]):
             allowed = " or ".join(map(str, query.choices[key]))
             raise QueryError(f"{query.name}: {key} must be {allowed}, not {value!r}")
+        if key in query.numbers and value is not None:  # None: unset, as by default
+            value = _number(query, key, value)
         bound[key] = value
     return bound
 
@@ -120,21 +120,23 @@ def bind(query: Query, params: Mapping[str, Any] | None) -> dict[str, Any]:
 def _number(query: Query, key: str, value: Any) -> int | float:
     """A number parameter's value, cast to its default's type (a float if it has none); all
     of them count or bound something, so none is negative."""
-    kind = type(query.params[key]) if isinstance(query.params[key], int | float) else float
+    whole = isinstance(query.params[key], int)
     try:
-        number = kind(value)
+        number = float(value)
     except (TypeError, ValueError):
         raise QueryError(f"{query.name}: {key} must be a number, not {value!r}") from None
+    if whole and not number.is_integer():
+        raise QueryError(f"{query.name}: {key} must be a whole number, not {value!r}")
     if not 0 <= number <= _LARGEST:
         raise QueryError(f"{query.name}: {key} must be 0 or more"
                          f"{f' and at most {_LARGEST}' if number > 0 else ''}, not {value}")
-    return number
+    return int(number) if whole else number
 
 
 def require_logbook(con: duckdb.DuckDBPyConnection, logbook: str | None) -> None:
     """Refuse a logbook that is not stored: what is asked of it would only come back empty."""
     if logbook is not None and stored_sha256(con, logbook) is None:
-        raise QueryError(not_stored([logbook]))
+        raise QueryError(not_stored([logbook or "''"]))
 
 
 @contextmanager

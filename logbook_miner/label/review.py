@@ -71,8 +71,8 @@ def write_review(out: str | Path, db: str | Path | None = None, below: float | N
     entry); labels under `below` count as low confidence (default: the
     review_below_confidence setting).
     """
-    _refuse_decisions_in(Path(out))
     with connect(db or default_db(), read_only=True) as con:
+        _refuse_decisions_in(con, Path(out))
         choose_logbooks(con, [logbook] if logbook else None)  # a name not stored is an error
         cursor = sqlfiles.run(con, "review/candidates", {"below": below, "logbook": logbook})
         header = [d[0] for d in cursor.description]
@@ -84,19 +84,30 @@ def write_review(out: str | Path, db: str | Path | None = None, below: float | N
     return len(rows)
 
 
-def _refuse_decisions_in(out: Path) -> None:
-    """Refuse to write over a review CSV that holds a person's decisions: a slip of the
-    shell's history would lose them."""
-    if not out.is_file():
+def _refuse_decisions_in(con: duckdb.DuckDBPyConnection, out: Path) -> None:
+    """Refuse to write over a file that may hold a person's decisions not yet stored: a slip
+    of the shell's history would lose them. A review whose decisions are all applied, or an
+    empty file, may go."""
+    if not out.is_file() or out.stat().st_size == 0:
         return
     try:
-        with out.open(encoding="utf-8-sig", newline="") as fh:
-            decided = sum(bool((row.get("decision") or "").strip()) for row in csv.DictReader(fh))
-    except (UnicodeDecodeError, csv.Error):
-        return  # not a review CSV: --out names the file to write, as elsewhere
-    if decided:
-        raise ValueError(f"{out}: holds {counted(decided, 'decision')}; apply them first "
-                         f"(`logbook review --apply {out}`) or write the review elsewhere")
+        waiting = _not_stored(con, _decisions(con, _read_decisions(out), out))
+    except ValueError as exc:  # saved with ';', not UTF-8, a bad row: still someone's work
+        raise ValueError(f"{out}: exists and cannot be read as an applied review "
+                         f"({str(exc).removeprefix(f'{out}: ')}); write the review elsewhere "
+                         "or remove the file") from None
+    if waiting:
+        raise ValueError(f"{out}: holds {counted(len(waiting), 'decision')} not applied; apply "
+                         f"them first (`logbook review --apply {out}`) or write the review "
+                         "elsewhere")
+
+
+def _not_stored(con: duckdb.DuckDBPyConnection,
+                chosen: list[cx.Correction]) -> list[cx.Correction]:
+    """The decisions not in the store as they are (a decision stored before is left alone)."""
+    stored = {cx.Correction(*row) for logbook in {c.logbook for c in chosen}
+              for row in sqlfiles.run(con, "store/corrections", {"logbook": logbook}).fetchall()}
+    return [c for c in chosen if c not in stored]
 
 
 def apply_review(path: str | Path, db: str | Path | None = None,
@@ -109,10 +120,7 @@ def apply_review(path: str | Path, db: str | Path | None = None,
     rows = _read_decisions(Path(path))
     with connect(db or default_db(), create=False) as con:
         chosen = _decisions(con, rows, path)
-        stored = {cx.Correction(*row) for logbook in {c.logbook for c in chosen}
-                  for row in sqlfiles.run(con, "store/corrections", {"logbook": logbook})
-                  .fetchall()}
-        new = [c for c in chosen if c not in stored]
+        new = _not_stored(con, chosen)
         logbooks = sorted({c.logbook for c in new})
         labelled = {(logbook, *row) for logbook in logbooks for row in sqlfiles.run(
             con, "review/labelled", {"logbook": logbook}).fetchall()}
@@ -146,7 +154,8 @@ def _once(decided: dict[tuple, tuple[int, cx.Correction]], number: int,
     """Keep one decision per label; two rows deciding it differently refuse the file."""
     key = (correction.logbook, correction.heading, correction.date, correction.kind,
            correction.code)
-    if key in decided and decided[key][1] != correction:
+    if key in decided and (decided[key][1].decision, decided[key][1].replacement) != (
+            correction.decision, correction.replacement):
         first = decided[key][0]
         raise ValueError(f"{path}: rows {first} and {number} decide {correction.code} of "
                          f"{correction.heading!r} differently; keep one")

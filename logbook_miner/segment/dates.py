@@ -113,11 +113,14 @@ def find_dates(text: str, dayfirst: bool = False) -> list[DateMatch]:
 def reads_dayfirst(texts: Iterable[str]) -> bool:
     """Whether a logbook writes its numeric dates day first: some say so (13/03/2024, a day
     past 12 first) and none says otherwise (03/13/2024). Then 04/03/2024 is 4 March in it,
-    as its writer meant, not 3 April."""
+    as its writer meant, not 3 April. Only dates with a four-digit year count: "TP/PP/DP =
+    16/8/32" is no date."""
     day_first = month_first = False
     for text in texts:
         for pattern in _NUMERIC:
             for m in pattern.finditer(text):
+                if len(m["year"]) != 4:
+                    continue
                 a, b = int(m["a"]), int(m["b"])
                 day_first |= 12 < a <= 31 and 1 <= b <= 12
                 month_first |= 12 < b <= 31 and 1 <= a <= 12
