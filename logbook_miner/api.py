@@ -44,11 +44,12 @@ class Store:
     def ingest(self, paths: Iterable[str | Path], *, name: str | None = None,
                timezone: str | None = None, as_one: str | None = None, force: bool = False,
                label: bool = True, workers: int | None = None, pdf_backend: str | None = None,
-               follow_links: bool = False,
+               follow_links: bool = False, dayfirst: bool | None = None,
                progress: Progress | None = None) -> list[IngestResult]:
         """Read files into the store, one transaction per logbook; `label=False` skips spaCy.
 
-        `progress` hears of each file done and each page of a PDF read in this process.
+        `dayfirst` says whether 04/03/2024 is 4 March (default: as each logbook's own dates
+        say). `progress` hears of each file done and each page of a PDF read in this process.
         """
         from .ingest import ingest, no_labels
         from .read import DEFAULT_PDF_BACKEND
@@ -56,7 +57,7 @@ class Store:
         return ingest(paths, db=self.path, name=name, timezone=timezone, as_one=as_one,
                       classify=None if label else no_labels, force=force, progress=progress,
                       workers=workers, pdf_backend=pdf_backend or DEFAULT_PDF_BACKEND,
-                      follow_links=follow_links)
+                      follow_links=follow_links, dayfirst=dayfirst)
 
     def classify(self, logbooks: Sequence[str] | None = None) -> dict[str, int]:
         """Relabel stored entries with the current rules; entries relabelled per logbook."""

@@ -130,6 +130,9 @@ def main() -> None:
 @db_option
 @click.option("--name", help="Logbook id (default: the file stem).")
 @click.option("--timezone", help="Zone for times written without one, e.g. ET or Europe/Paris.")
+@click.option("--dates", "date_order", type=click.Choice(["day-first", "month-first"]),
+              help="How to read 04/03/2024 (default: as the logbook's other dates say, "
+                   "13/03 day first; month first if none says).")
 @click.option("--as-one", "as_one", metavar="NAME",
               help="Merge all files (e.g. a folder of daily notes) into one logbook NAME.")
 @click.option("--force", is_flag=True,
@@ -148,14 +151,14 @@ def main() -> None:
 @click.option("--quiet", "-q", is_flag=True,
               help="No progress bars (they appear only when stderr is a terminal).")
 @fail_cleanly
-def ingest(paths, db, name, timezone, as_one, force, no_label, workers, pdf_backend,
+def ingest(paths, db, name, timezone, date_order, as_one, force, no_label, workers, pdf_backend,
            follow_links, quiet) -> None:
     """Read logbook files (PDF, Markdown, text, DOCX, HTML) into the database."""
     with _Bars(quiet) as bars:
         results = Store(db).ingest(paths, name=name, timezone=timezone, as_one=as_one,
                                    force=force, label=not no_label, workers=workers,
                                    pdf_backend=pdf_backend, follow_links=follow_links,
-                                   progress=bars)
+                                   dayfirst=_DAY_FIRST.get(date_order), progress=bars)
     for result in results:
         click.echo(result.summary(), err=result.status == "error")
     if not results:
@@ -165,6 +168,9 @@ def ingest(paths, db, name, timezone, as_one, force, no_label, workers, pdf_back
                    f"({', '.join(SUPPORTED_SUFFIXES)})", err=True)
     if not results or any(r.status == "error" for r in results):
         sys.exit(EXIT_BAD_INPUT)
+
+
+_DAY_FIRST = {"day-first": True, "month-first": False}  # --dates; unset: as the logbook says
 
 
 class _Bars:

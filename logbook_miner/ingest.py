@@ -196,12 +196,21 @@ class Parsed:
     notes: list[str]
 
 
+@dataclass(frozen=True, slots=True)
+class DateReading:
+    """How to read a logbook's dates: the zone of times written without one, and whether
+    04/03/2024 is 4 March (None: as the logbook's own dates say, `dates.reads_dayfirst`)."""
+
+    timezone: str | None = None
+    dayfirst: bool | None = None
+
+
 def ingest(paths: Iterable[str | Path], db: str | Path | None = None, name: str | None = None,
            timezone: str | None = None, as_one: str | None = None,
            classify: Classify | None = None, force: bool = False,
            progress: Progress | None = None,
            workers: int | None = None, pdf_backend: str = DEFAULT_PDF_BACKEND,
-           follow_links: bool = False) -> list[IngestResult]:
+           follow_links: bool = False, dayfirst: bool | None = None) -> list[IngestResult]:
     """Ingest files into the store; an unchanged file (same SHA-256) is skipped.
 
     `classify` labels the entries (default: the taxonomy classifier, built only
@@ -240,7 +249,8 @@ def ingest(paths: Iterable[str | Path], db: str | Path | None = None, name: str 
         # closed when the last file is taken: left to the garbage collector, the worker pool may
         # outlive it until interpreter exit, where Python 3.11's own exit hook races the pool's
         # manager thread ("OSError: [Errno 9] Bad file descriptor")
-        with closing(_parse_all(todo, timezone, classify, pdf_backend, workers or _cores(),
+        with closing(_parse_all(todo, DateReading(timezone, dayfirst), classify, pdf_backend,
+                                workers or _cores(),
                                 progress.page if progress else None)) as parsed:
             for source, sha, result in zip(_with_progress(sources, progress), shas, ingested,
                                            strict=True):
@@ -289,7 +299,7 @@ def _with_progress(sources: list[Source], progress: Progress | None) -> Iterator
             progress.file_done()
 
 
-def parse(source: Source, timezone: str | None, classify: Classify,
+def parse(source: Source, reading: DateReading, classify: Classify,
           pdf_backend: str = DEFAULT_PDF_BACKEND, on_page: OnPage | None = None) -> Parsed:
     """Read, segment and classify one logbook; touches no database, so it can run anywhere."""
     started = time.perf_counter()
@@ -300,7 +310,8 @@ def parse(source: Source, timezone: str | None, classify: Classify,
         merged = read_merged(source.paths, source.logbook,
                              partial(read, pdf_backend=pdf_backend, on_page=on_page))
         doc, notes = merged.document, merged.notes
-    labelled = classify(segment(doc, default_timezone=timezone))
+    labelled = classify(segment(doc, default_timezone=reading.timezone,
+                                dayfirst=reading.dayfirst))
     return Parsed(doc.format, doc.pages, doc.title, labelled, time.perf_counter() - started,
                   notes)
 
@@ -333,7 +344,7 @@ def _attempt(fn: Callable, *args) -> tuple:
         return None, f"unexpected {type(exc).__name__}: {str(exc)[:200]}"
 
 
-def _parse_all(sources: list[Source], timezone: str | None, classify: Classify | None,
+def _parse_all(sources: list[Source], reading: DateReading, classify: Classify | None,
                pdf_backend: str, workers: int,
                on_page: OnPage | None) -> Iterator[tuple[Parsed | None, str | None]]:
     """(Parsed, error) per source, in order: in worker processes when there is enough to do."""
@@ -343,7 +354,7 @@ def _parse_all(sources: list[Source], timezone: str | None, classify: Classify |
             or estimated_seconds(sources) < _POOL_MIN_SECONDS):
         classify = classify or default_classify()
         for source in sources:
-            yield _attempt(parse, source, timezone, classify, pdf_backend, on_page)
+            yield _attempt(parse, source, reading, classify, pdf_backend, on_page)
         return
     # spawn: workers never inherit the open DuckDB connection or its threads, and are
     # children of this process, so they can die with it (see _start_worker).
@@ -352,7 +363,7 @@ def _parse_all(sources: list[Source], timezone: str | None, classify: Classify |
     with ProcessPoolExecutor(min(workers, len(sources)), mp_context=context,
                              initializer=_start_worker, initargs=(classify, os.getpid())) as pool:
         try:
-            for outcome in pool.map(_parse_in_worker, sources, repeat(timezone),
+            for outcome in pool.map(_parse_in_worker, sources, repeat(reading),
                                     repeat(pdf_backend)):
                 done += 1
                 yield outcome
@@ -382,9 +393,9 @@ def _start_worker(classify: Classify | None, parent: int) -> None:
     _worker_classify = classify or default_classify()
 
 
-def _parse_in_worker(source: Source, timezone: str | None,
+def _parse_in_worker(source: Source, reading: DateReading,
                      pdf_backend: str) -> tuple[Parsed | None, str | None]:
-    return _attempt(parse, source, timezone, _worker_classify, pdf_backend)
+    return _attempt(parse, source, reading, _worker_classify, pdf_backend)
 
 
 def estimated_seconds(sources: Sequence[Source]) -> float:

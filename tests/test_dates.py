@@ -5,7 +5,9 @@ from __future__ import annotations
 from datetime import date, datetime
 
 import pytest
+from helpers import logbook_in_process
 
+from logbook_miner import Store
 from logbook_miner.read import read
 from logbook_miner.segment.chronology import chronology_anomalies
 from logbook_miner.segment.dates import (
@@ -118,3 +120,17 @@ def test_a_logbook_that_writes_day_first_is_read_day_first(tmp_path, headings, d
     notes = tmp_path / "standup.md"
     notes.write_text("".join(f"### {h}\n\nall fine\n\n" for h in headings), encoding="utf-8")
     assert [str(e.date) for e in segment(read(notes))] == dates
+
+
+@pytest.mark.parametrize(("given", "dates"), [
+    ((), ["2023-03-07", "2023-04-07"]),  # nothing in the logbook says: month first
+    (("--dates", "day-first"), ["2023-07-03", "2023-07-04"]),
+    (("--dates", "month-first"), ["2023-03-07", "2023-04-07"]),
+])
+def test_ingest_can_be_told_how_to_read_dates_no_other_date_settles(tmp_path, given, dates):
+    notes = tmp_path / "standup.md"
+    notes.write_text("### 03/07/2023\n\nall fine\n\n### 04/07/2023\n\nNCCL timeout\n")
+    db = tmp_path / "x.duckdb"
+    assert logbook_in_process("ingest", notes, "--db", db, "--no-label", *given).returncode == 0
+    assert [str(d) for d in Store(db).sql("SELECT date FROM entries ORDER BY seq")["date"]] \
+        == dates
