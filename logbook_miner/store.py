@@ -224,7 +224,8 @@ def _insert(con, table: str, rows: list[tuple]) -> None:
 
 def not_stored(logbooks: Sequence[str]) -> str:
     """The one wording of "that logbook is not stored", for every command that names one."""
-    return f"no such logbook: {', '.join(logbooks)} (see `logbooks` for what is stored)"
+    names = ", ".join(name or "''" for name in logbooks)  # an empty id is shown as one
+    return f"no such logbook: {names} (see `logbooks` for what is stored)"
 
 
 def choose_logbooks(con: duckdb.DuckDBPyConnection,

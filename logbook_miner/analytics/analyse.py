@@ -136,7 +136,7 @@ def _number(query: Query, key: str, value: Any) -> int | float:
 def require_logbook(con: duckdb.DuckDBPyConnection, logbook: str | None) -> None:
     """Refuse a logbook that is not stored: what is asked of it would only come back empty."""
     if logbook is not None and stored_sha256(con, logbook) is None:
-        raise QueryError(not_stored([logbook or "''"]))
+        raise QueryError(not_stored([logbook]))
 
 
 @contextmanager

@@ -9,22 +9,12 @@ from __future__ import annotations
 
 import re
 from functools import cache
-from pathlib import Path
 
-from ..models import KINDS
-from ..resources import DATA, read_yaml
+from ..resources import DATA
 
 TAXONOMY_PATH = DATA / "taxonomy.yaml"
 # a code's block opens with its name, then its kind: "  hardware.gpu:\n    kind: fault"
 _CODE_OPENS = re.compile(r"^  (?P<code>[\w.]+):\n    kind: (?P<kind>\w+)$", re.MULTILINE)
-
-
-def load_taxonomy(path: Path | None = None) -> dict[str, dict[str, str]]:
-    """The codes by kind: {"fault": {code: description}, "intervention": {...}}."""
-    out: dict[str, dict[str, str]] = {kind: {} for kind in KINDS}
-    for code, spec in read_yaml(path or TAXONOMY_PATH)["codes"].items():
-        out[spec["kind"]][code] = spec["description"]
-    return out
 
 
 @cache

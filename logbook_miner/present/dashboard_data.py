@@ -92,11 +92,7 @@ def load(db: str | Path | None = None, logbooks: Sequence[str] | None = None,
             markers=_run(con, "markers", params),
             runs=_run(con, "runs", params),
             cumulative=_run(con, "cumulative", params),
-            mtbf_by_logbook=pd.DataFrame([{"logbook": logbook, "start": start, **mtbf[logbook]}
-                                          for logbook, start in zip(stops["logbook"],
-                                                                    stops["window_start"],
-                                                                    strict=True)
-                                          if logbook in mtbf]),
+            mtbf_by_logbook=_mtbf_by_logbook(stops, mtbf),
             families=_family_stats(by_family, repairs),
             outcomes=_run(con, "outcomes", params),
             outcome_hours=dict(sqlfiles.run(con, "session/settings").fetchall())[
@@ -162,6 +158,12 @@ def _mtbf_per_logbook(stops: pd.DataFrame) -> dict[str, dict[str, Any]]:
     dict: the header shows it, and the cumulative chart draws its expected-failures line."""
     return {r.logbook: asdict(reliability.mtbf(list(r.failure_hours), r.observed_hours))
             for r in stops.itertuples() if r.observed_hours > 0}
+
+
+def _mtbf_by_logbook(stops: pd.DataFrame, mtbf: dict[str, dict[str, Any]]) -> pd.DataFrame:
+    """One row per logbook with an MTBF; `start` places its expected-failures line."""
+    return pd.DataFrame([{"logbook": r.logbook, "start": r.window_start, **mtbf[r.logbook]}
+                         for r in stops.itertuples() if r.logbook in mtbf])
 
 
 def _reliability(mtbf: dict[str, Any] | None, repairs: pd.DataFrame) -> dict[str, Any]:
