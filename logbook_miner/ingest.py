@@ -50,7 +50,7 @@ from .store import (
     load_entries,
     save_logbook,
     stored_path,
-    stored_sha256,
+    stored_source,
 )
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f\u2028\u2029]+")
@@ -204,6 +204,14 @@ class DateReading:
     timezone: str | None = None
     dayfirst: bool | None = None
 
+    def described(self) -> str | None:
+        """The options as `ingest` was given them ("--timezone UTC --dates day-first"), stored
+        with the logbook so that a file read again another way is parsed again; None: none."""
+        words = [*(["--timezone", self.timezone] if self.timezone else []),
+                 *(["--dates", "day-first" if self.dayfirst else "month-first"]
+                   if self.dayfirst is not None else [])]
+        return " ".join(words) or None
+
 
 def ingest(paths: Iterable[str | Path], db: str | Path | None = None, name: str | None = None,
            timezone: str | None = None, as_one: str | None = None,
@@ -227,14 +235,18 @@ def ingest(paths: Iterable[str | Path], db: str | Path | None = None, name: str 
     skipped: list[str] = []
     sources = find_sources(paths, name, as_one, follow_links, skipped)
     results = [IngestResult("", "", "skipped", notes=[note]) for note in skipped]
+    reading = DateReading(timezone, dayfirst)
     with connect(db or default_db()) as con:
         shas: list[str | None] = []
         for source in sources:
             sha, error = _attempt(source.sha256)
-            unchanged = not force and sha is not None and stored_sha256(con, source.logbook) == sha
+            stored = stored_source(con, source.logbook)
+            unchanged = not force and sha is not None and stored == (sha, reading.described())
             shas.append(None if unchanged or error else sha)
             results.append(IngestResult(source.logbook, source.label,
                                         "unchanged" if unchanged else "error", error=error))
+            if stored and stored[0] == sha and not unchanged and not force:
+                results[-1].notes.append(_read_again(stored[1], reading.described()))
         ingested = results[len(skipped):]
         todo = [s for s, sha in zip(sources, shas, strict=True) if sha]
         kept = Renderings()  # what this batch keeps, to tell a second rendering of it
@@ -249,7 +261,7 @@ def ingest(paths: Iterable[str | Path], db: str | Path | None = None, name: str 
         # closed when the last file is taken: left to the garbage collector, the worker pool may
         # outlive it until interpreter exit, where Python 3.11's own exit hook races the pool's
         # manager thread ("OSError: [Errno 9] Bad file descriptor")
-        with closing(_parse_all(todo, DateReading(timezone, dayfirst), classify, pdf_backend,
+        with closing(_parse_all(todo, reading, classify, pdf_backend,
                                 workers or _cores(),
                                 progress.page if progress else None)) as parsed:
             for source, sha, result in zip(_with_progress(sources, progress), shas, ingested,
@@ -277,7 +289,7 @@ def ingest(paths: Iterable[str | Path], db: str | Path | None = None, name: str 
                                         "not replaced: --name gives it its own, --force "
                                         "replaces it")
                         continue
-                _store(con, source, sha, parsed_one, error, result)
+                _store(con, source, sha, reading, parsed_one, error, result)
                 if result.status == "ingested":
                     named[source.logbook] = source.label
                     if before not in (None, source.label):
@@ -316,19 +328,27 @@ def parse(source: Source, reading: DateReading, classify: Classify,
                   notes)
 
 
-def _store(con, source: Source, sha: str, parsed: Parsed | None, error: str | None,
-           result: IngestResult) -> None:
+def _read_again(before: str | None, now: str | None) -> str:
+    """The note on an unchanged file parsed again because its dates are read another way."""
+    return (f"read again: stored as read with {before or 'no date options'}, "
+            f"now with {now or 'no date options'}")
+
+
+def _store(con, source: Source, sha: str, reading: DateReading, parsed: Parsed | None,
+           error: str | None, result: IngestResult) -> None:
     if parsed is not None:
         started = time.perf_counter()
         record = LogbookRecord(id=source.logbook, path=source.label, sha256=sha,
-                               format=parsed.format, pages=parsed.pages, title=parsed.title)
+                               format=parsed.format, pages=parsed.pages, title=parsed.title,
+                               reading=reading.described())
         _, error = _attempt(save_logbook, con, record, parsed.entries)
         result.seconds = parsed.seconds + time.perf_counter() - started
     if error is not None:
         result.error = error
         return
     entries = [le.entry for le in parsed.entries]
-    result.status, result.pages, result.notes = "ingested", parsed.pages, parsed.notes
+    result.status, result.pages = "ingested", parsed.pages
+    result.notes += parsed.notes
     result.entries, result.dated = len(entries), sum(e.date is not None for e in entries)
 
 

@@ -45,6 +45,7 @@ class LogbookRecord:
     title: str | None = None
     nodes: int | None = None
     gpus_per_node: int | None = None
+    reading: str | None = None  # how its dates were read, when not by default (DateReading)
 
 
 def default_db() -> str:
@@ -118,7 +119,16 @@ def transaction(con: duckdb.DuckDBPyConnection) -> Iterator[None]:
 _IN_TRANSACTION: weakref.WeakSet[duckdb.DuckDBPyConnection] = weakref.WeakSet()
 
 
+def stored_source(con: duckdb.DuckDBPyConnection, logbook: str) -> tuple[str, str | None] | None:
+    """(file SHA-256, how its dates were read) of a stored logbook; None if not stored.
+    Needs a writable connection, which brings an older store's table up to date."""
+    row = sqlfiles.run(con, "store/logbook_source", {"logbook": logbook}).fetchone()
+    return (row[0], row[1]) if row else None
+
+
 def stored_sha256(con: duckdb.DuckDBPyConnection, logbook: str) -> str | None:
+    """The stored logbook's file hash (a query of its own: a read-only connection to a store
+    made before `reading` was kept has no such column)."""
     row = sqlfiles.run(con, "store/logbook_sha256", {"logbook": logbook}).fetchone()
     return row[0] if row else None
 

@@ -134,3 +134,31 @@ def test_ingest_can_be_told_how_to_read_dates_no_other_date_settles(tmp_path, gi
     assert logbook_in_process("ingest", notes, "--db", db, "--no-label", *given).returncode == 0
     assert [str(d) for d in Store(db).sql("SELECT date FROM entries ORDER BY seq")["date"]] \
         == dates
+
+
+def test_an_unchanged_file_read_with_other_date_options_is_read_again(tmp_path):
+    """The dates are a reading of the file: told another zone or day order, ingest parses
+    the same bytes again (and says so); told the same, it leaves the logbook as it is."""
+    notes = tmp_path / "standup.md"
+    notes.write_text("### 03/07/2023 09:00\n\nall fine\n\n### 04/07/2023 10:00\n\nNCCL timeout\n")
+    db = tmp_path / "x.duckdb"
+
+    def ingest(*given: str) -> str:
+        done = logbook_in_process("ingest", notes, "--db", db, "--no-label", *given)
+        assert done.returncode == 0, done.stderr
+        return done.stdout + done.stderr
+
+    def stored() -> list[str]:
+        rows = Store(db).sql("SELECT strftime(ts_utc, '%Y-%m-%d %H:%M') AS t FROM entries "
+                             "ORDER BY seq")
+        return list(rows["t"])
+
+    ingest("--timezone", "UTC")
+    assert stored() == ["2023-03-07 09:00", "2023-04-07 10:00"]
+    assert "unchanged" in ingest("--timezone", "UTC")
+    said = ingest("--timezone", "UTC", "--dates", "day-first")
+    assert ("read again: stored as read with --timezone UTC, now with --timezone UTC "
+            "--dates day-first") in said
+    assert stored() == ["2023-07-03 09:00", "2023-07-04 10:00"]
+    assert "read again" in ingest("--dates", "day-first")  # no zone now: times not in UTC
+    assert stored() == [None, None]

@@ -9,8 +9,11 @@ CREATE TABLE IF NOT EXISTS logbooks (
     title         VARCHAR,
     nodes         INTEGER,               -- cluster size when known
     gpus_per_node INTEGER,
-    ingested_at   TIMESTAMP NOT NULL
+    ingested_at   TIMESTAMP NOT NULL,
+    reading       VARCHAR                -- how its dates were read, if not by default
 );
+-- (stores made before `reading` was kept)
+ALTER TABLE logbooks ADD COLUMN IF NOT EXISTS reading VARCHAR;
 CREATE TABLE IF NOT EXISTS entries (
     logbook            VARCHAR NOT NULL,
     seq                INTEGER NOT NULL,  -- 1-based, document order
