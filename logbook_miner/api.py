@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from .analytics.browse import SEARCH_LIMIT
 from .errors import ArgumentError
 from .store import default_db
 
@@ -163,7 +164,7 @@ class Store:
 
     def search(self, text: str, *, code: str | None = None, logbook: str | None = None,
                since: str | None = None, until: str | None = None,
-               limit: int = 20, as_rows: bool = False) -> pd.DataFrame | Rows:
+               limit: int = SEARCH_LIMIT, as_rows: bool = False) -> pd.DataFrame | Rows:
         """Entries ranked for `text`, with snippets; filtered by code, logbook and dates."""
         from .analytics.browse import search
 

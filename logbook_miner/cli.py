@@ -19,6 +19,7 @@ import click
 
 from . import __version__
 from .analytics.analyse import DEFAULT_MEMORY_LIMIT, DEFAULT_TIMEOUT
+from .analytics.browse import SEARCH_LIMIT
 from .api import Store
 from .errors import ArgumentError
 from .present.cli_output import FORMATS, counted, listed
@@ -546,7 +547,7 @@ def show(logbook, seq, db, fmt) -> None:
 @one_logbook_option
 @click.option("--since", help="Only entries dated on or after this day (YYYY-MM-DD).")
 @click.option("--until", help="Only entries dated on or before this day (YYYY-MM-DD).")
-@click.option("--limit", type=click.IntRange(min=1), default=20, show_default=True)
+@click.option("--limit", type=click.IntRange(min=1), default=SEARCH_LIMIT, show_default=True)
 @format_option
 @fail_cleanly
 def search(text, db, code, logbook, since, until, limit, fmt) -> None:

@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from ..rows import Rows
 
 BROWSE = QUERIES / "browse"
+SEARCH_LIMIT = 20  # entries `search` returns unless told
 
 
 @dataclass(slots=True)
@@ -70,7 +71,7 @@ def show(db: str | Path, logbook: str, seq: int, as_rows: bool = False) -> Entry
 
 def search(db: str | Path, text: str, code: str | None = None, logbook: str | None = None,
            since: date | str | None = None, until: date | str | None = None,
-           limit: int = 20, as_rows: bool = False) -> pd.DataFrame | Rows:
+           limit: int = SEARCH_LIMIT, as_rows: bool = False) -> pd.DataFrame | Rows:
     """Entries ranked for `text` (BM25), with a snippet; filtered by code, logbook, dates."""
     if not any(ch.isalnum() for ch in text):
         raise QueryError("give some words to search for")

@@ -39,7 +39,7 @@ _SHORT_DIGEST = 12
 
 def counted(n: int, noun: str, plural: str | None = None) -> str:
     """"1 entry", "2 entries": a count with its noun in the number it takes."""
-    return f"{n} {noun if n == 1 else plural or noun + 's'}"
+    return f"{n:,} {noun if n == 1 else plural or noun + 's'}"
 
 
 def listed(names: Sequence[str], most: int = 3) -> str:
