@@ -316,6 +316,21 @@ def test_a_paper_discussed_is_not_our_run(classifier: Classifier) -> None:
     assert {"numerics.loss_spike", "rollback"} <= codes(classifier, f"{ours}\n\n{paper}")
 
 
+def test_a_stand_up_answer_about_today_is_a_plan(classifier: Classifier) -> None:
+    """A stand-up bot's question about what is to come owns its answer, up to the next
+    question; the answers about what was done, and a list item that doubts, stay reports."""
+    standup = ("**bot**: What did you do since yesterday?\n"
+               "**maria**: Swapped gpu-r03-n07 out of the job, resumed from step 41,000.\n\n"
+               "**bot**: What will you do today?\n"
+               "**maria**: Burn-in on the replacement node, then lower the LR.\n"
+               "**bot**: Anything blocking you?\n"
+               "**maria**: The dead PSU on n12 is not replaced yet.")
+    assert codes(classifier, standup) >= {"node_replacement", "restart", "hardware.node"}
+    assert not codes(classifier, standup) & {"health_check", "lr_change"}
+    doubt = "- status 12 = retry exceeded, link problem, not us?\n- 08:40 resubmitted from 1500"
+    assert "restart" in codes(classifier, doubt)
+
+
 def test_an_entry_titled_as_plans_after_its_date_reports_nothing(classifier: Classifier) -> None:
     """A heading is read as a title after its date: "2025-04-30 · plans: ..." is a plan."""
     plans = "r15: rope_theta 10000 → 500000, and seq_len 4096 → 8192 for the anneal."

@@ -221,7 +221,8 @@ def aside_spans(text: str, titles: list[re.Pattern]) -> list[tuple[int, int]]:
     """Character ranges of `text` inside sections titled as asides ("Future experiments:").
 
     A title is a line of its own: one ending in ':' owns the list it introduces (up to
-    the first paragraph after a blank line that is not a list item); a short line with
+    the first paragraph after a blank line that is not a list item), and so does a question
+    a stand-up asks ("What will you do today?"), up to the next question; a short line with
     no closing punctuation (a folded sub-heading) owns what follows up to the next such
     line standing alone between blank lines.
     """
@@ -235,14 +236,17 @@ def aside_spans(text: str, titles: list[re.Pattern]) -> list[tuple[int, int]]:
         start, raw = lines[i]
         line = _unmarked(raw)
         # a paragraph's last sentence may title the list below it: "... Not optional. Plan:"
-        title = _LAST_SENTENCE.split(line)[-1] if line.endswith(":") else line
+        title = _LAST_SENTENCE.split(line)[-1] if line.endswith((":", "?")) else line
         colon = title.endswith(":") and len(title) <= _MAX_TITLE
+        question = (title.endswith("?") and len(title) <= _MAX_TITLE
+                    and not _LIST_ITEM.match(raw))  # (a list's item may doubt: "not us?")
         heading = _heading_like(lines, i)
-        if not ((colon or heading) and titled_as_aside(title, titles)):
+        if not ((colon or question or heading) and titled_as_aside(title, titles)):
             i += 1
             continue
         j = i + 1
-        while j < len(lines) and not _section_ends(lines, j, colon):
+        while j < len(lines) and not _section_ends(lines, j, colon or question) and not (
+                question and _unmarked(lines[j][1]).endswith("?")):
             j += 1
         spans.append((start, lines[j][0] if j < len(lines) else len(text)))
         i = j
