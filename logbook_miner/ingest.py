@@ -44,6 +44,7 @@ from .segment import dates
 from .segment.entries import segment
 from .store import (
     LogbookRecord,
+    StoreError,
     connect,
     default_db,
     label_count,
@@ -358,6 +359,8 @@ def _attempt(fn: Callable, *args) -> tuple:
         return fn(*args), None
     except ReadError as exc:
         return None, str(exc)
+    except StoreError:  # the database, not this file: no other file can be stored either
+        raise
     except OSError as exc:
         return None, exc.strerror or str(exc)
     except Exception as exc:  # a bug or a library's surprise: name it, and go on with the batch

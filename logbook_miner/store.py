@@ -11,7 +11,7 @@ import os
 import re
 import weakref
 from collections.abc import Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -23,6 +23,9 @@ from .label import corrections, families
 from .models import Entry, LabelledEntry
 from .resources import QUERIES
 
+# DuckDB fetches an extension to read a file it knows the type of (a SQLite database): nothing
+# downloads at run time, and a logbook store needs none
+_OFFLINE = {"autoinstall_known_extensions": False, "autoload_known_extensions": False}
 DEFAULT_DB = "logbook.duckdb"
 VIEWS = QUERIES / "views"  # NAME.sql creates NAME; `-- reads: a, b` names what it reads
 
@@ -49,7 +52,7 @@ class LogbookRecord:
 
 
 def default_db() -> str:
-    return os.environ.get("LOGBOOK_DB", DEFAULT_DB)
+    return os.environ.get("LOGBOOK_DB") or DEFAULT_DB  # (set but empty: the default too)
 
 
 @contextmanager
@@ -61,7 +64,7 @@ def connect(db: str | Path, read_only: bool = False,
     if (read_only or not create) and not Path(db).exists():
         raise FileNotFoundError(f"{db}: no such database (run `logbook ingest` first)")
     try:
-        con = duckdb.connect(db, read_only=read_only)
+        con = duckdb.connect(db, read_only=read_only, config=_OFFLINE)
     except duckdb.Error as exc:
         raise _open_error(db, str(exc)) from None
     try:
@@ -70,6 +73,7 @@ def connect(db: str | Path, read_only: bool = False,
         if con.execute("PRAGMA database_list").fetchone()[2] is None:
             raise StoreError(f"{db}: not a database file (DuckDB would keep it in memory); "
                              "name the store *.duckdb")
+        _check_is_store(con, db, read_only)
         if not read_only:
             sqlfiles.run(con, "store/schema")
         # TEMP objects, so read-only connections have them too
@@ -79,15 +83,33 @@ def connect(db: str | Path, read_only: bool = False,
         con.close()
 
 
+def _check_is_store(con: duckdb.DuckDBPyConnection, db: str, read_only: bool) -> None:
+    """Refuse a DuckDB file that holds other tables than ours (before adding any to it),
+    and say what to do with one that holds none yet."""
+    tables = {row[0] for row in con.execute(
+        "SELECT table_name FROM information_schema.tables WHERE table_schema = 'main'"
+    ).fetchall()}
+    if "logbooks" in tables:
+        return
+    if tables:
+        named = ", ".join(sorted(tables)[:3]) + (", ..." if len(tables) > 3 else "")
+        raise StoreError(f"{db}: not a logbook database (its tables: {named}); give --db a "
+                         "new file")
+    if read_only:
+        raise StoreError(f"{db}: no logbooks stored yet (run `logbook ingest` first)")
+
+
 def _open_error(db: str, error: str) -> StoreError:
     """DuckDB's open error -> one line naming the database (and the holder of a lock).
 
     duckdb 2.0 says `Could not set lock on file "X": Conflicting lock is held
     in /usr/bin/python3.11 (PID 123)`; every other open failure is not a lock.
     """
+    if extension := re.search(r"(\w+?)(_scanner)?\.duckdb_extension\W+not found", error):
+        return StoreError(f"{db}: not a DuckDB database (DuckDB reads it as {extension[1]}); "
+                          "give --db a *.duckdb file")
     if not re.search(r"could not set lock|conflicting lock", error, re.IGNORECASE):
-        reason = re.sub(r"^[\w ]*Error: ", "", error.splitlines()[0])
-        return StoreError(f"{db}: cannot open database: {reason}")
+        return StoreError(f"{db}: cannot open database: {_reason(error)}")
     holder = re.search(r"held in (?P<program>.*?) \(PID (?P<pid>\d+)\)", error)
     who = (f"process {holder['pid']} ({Path(holder['program']).name})" if holder
            else "another process")
@@ -108,12 +130,25 @@ def transaction(con: duckdb.DuckDBPyConnection) -> Iterator[None]:
     _IN_TRANSACTION.add(con)
     try:
         yield
-        con.commit()
+        try:
+            con.commit()
+        except duckdb.Error as exc:  # the disk said no: the database's fault, not the input's
+            raise StoreError(f"{_file_of(con)}: cannot write: {_reason(str(exc))}") from None
     except BaseException:
-        con.rollback()
+        with suppress(duckdb.Error):  # a commit that failed has ended the transaction already
+            con.rollback()
         raise
     finally:
         _IN_TRANSACTION.discard(con)
+
+
+def _file_of(con: duckdb.DuckDBPyConnection) -> str:
+    return con.execute("PRAGMA database_list").fetchone()[2] or "database"
+
+
+def _reason(error: str) -> str:
+    """DuckDB's message without its class prefix: "Failed to commit: Cannot open file ..."."""
+    return re.sub(r"^[\w ]*Error: ", "", error.splitlines()[0])
 
 
 _IN_TRANSACTION: weakref.WeakSet[duckdb.DuckDBPyConnection] = weakref.WeakSet()

@@ -7,8 +7,13 @@ other files of the batch; the run exits 1 and stays within time and memory.
 
 from __future__ import annotations
 
+import os
 import random
+import shutil
+import subprocess
+import sys
 from collections.abc import Callable
+from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -247,3 +252,83 @@ def test_a_logbook_replaced_by_another_file_says_which(tmp_path):
     [result] = ingest([second], db=db, classify=no_labels)
     assert f"; replaced `notes` read from {first}; it has no labels" in result.summary()
     assert entry_counts(db) == {"notes": 3}
+
+
+def test_a_database_that_cannot_be_written_is_named_and_keeps_what_it_holds(tmp_path):
+    """The disk says no when DuckDB commits (here its write-ahead log cannot be made in a
+    read-only folder): one line naming the database, not the input file, and not DuckDB's
+    'cannot rollback' that used to hide it; what was stored stays."""
+    if os.geteuid() == 0 and not shutil.which("setpriv"):
+        pytest.skip("root writes to read-only folders, and setpriv is not here to drop that")
+    folder, notes, more = tmp_path / "store", tmp_path / "notes.md", tmp_path / "more.md"
+    folder.mkdir()
+    notes.write_text(logbook(3))
+    more.write_text(logbook(4))
+    db = folder / "x.duckdb"
+    assert logbook_cli("ingest", notes, "--db", db, "--no-label").returncode == 0
+    before = snapshot(db)
+    folder.chmod(0o555)
+    try:
+        # root too must be refused: setpriv drops the capability that overrides permissions
+        unprivileged = (["setpriv", "--bounding-set", "-dac_override,-dac_read_search,-fowner"]
+                        if os.geteuid() == 0 else [])
+        done = subprocess.run([*unprivileged, sys.executable, "-m", "logbook_miner", "ingest",
+                               more, "--db", db, "--no-label"],
+                              capture_output=True, text=True, timeout=120)
+    finally:
+        folder.chmod(0o755)
+    assert done.returncode == 1
+    assert done.stderr.splitlines() == [
+        f"error: {db}: cannot write: Failed to commit: Cannot open file \"{db}.wal\": "
+        "Permission denied"]
+    assert snapshot(db) == before
+
+
+def _duckdb_with_a_table(path: Path) -> None:
+    import duckdb
+
+    with duckdb.connect(str(path)) as con:
+        con.execute("CREATE TABLE entries (id INTEGER)")
+
+
+def _empty_duckdb(path: Path) -> None:
+    import duckdb
+
+    duckdb.connect(str(path)).close()
+
+
+def _sqlite(path: Path) -> None:
+    import sqlite3
+
+    with closing(sqlite3.connect(path)) as con:
+        con.execute("CREATE TABLE runs (id INTEGER)")
+        con.commit()
+
+
+@pytest.mark.parametrize(("make", "name", "command", "said"), [
+    (_duckdb_with_a_table, "theirs.duckdb", "ingest",
+     "not a logbook database (its tables: entries); give --db a new file"),
+    (_empty_duckdb, "empty.duckdb", "logbooks",
+     "no logbooks stored yet (run `logbook ingest` first)"),
+    (_sqlite, "runs.sqlite", "ingest",
+     "not a DuckDB database (DuckDB reads it as sqlite); give --db a *.duckdb file"),
+])
+def test_a_database_that_is_not_a_logbook_store_is_refused_untouched(
+        tmp_path, make, name, command, said):
+    """Another tool's DuckDB file gets none of our tables; a SQLite file is named as one,
+    offline (DuckDB would fetch an extension to read it)."""
+    db = tmp_path / name
+    make(db)
+    before = db.read_bytes()
+    notes = tmp_path / "notes.md"
+    notes.write_text(logbook(2))
+    done = logbook_cli(command, *([notes] if command == "ingest" else []), "--db", db)
+    assert (done.returncode, done.errors) == (1, [f"error: {db}: {said}"])
+    assert db.read_bytes() == before
+
+
+def test_an_empty_logbook_db_variable_means_the_default_database(monkeypatch):
+    from logbook_miner.store import DEFAULT_DB, default_db
+
+    monkeypatch.setenv("LOGBOOK_DB", "")  # `LOGBOOK_DB= logbook ...` was the folder "."
+    assert default_db() == DEFAULT_DB
