@@ -119,14 +119,30 @@ def test_only_an_earlier_exports_own_files_are_removed(db, tmp_path, listed):
     assert not (out / "entries.jsonl").exists()  # the files still listed as the export's go
 
 
-def test_another_tools_datapackage_removes_nothing(db, tmp_path):
+def test_another_tools_datapackage_is_neither_removed_nor_written_over(db, tmp_path):
+    """`--out .` in a project with its own data package, README or table of the same name:
+    the export is refused before it writes anything, naming what is in the way."""
     out = tmp_path / "out"
     out.mkdir()
     (out / "entries.csv").write_text("a,b\n1,2\n")
-    (out / "datapackage.json").write_text(json.dumps(
-        {"name": "my-dataset", "resources": [{"name": "entries", "path": "entries.csv"}]}))
-    export(out, db=db, fmt="jsonl")
-    assert (out / "entries.csv").read_text() == "a,b\n1,2\n"
+    theirs = json.dumps({"name": "my-dataset",
+                         "resources": [{"name": "entries", "path": "entries.csv"}]})
+    (out / "datapackage.json").write_text(theirs)
+    (out / "README.md").write_text("# my project\n")
+    with pytest.raises(ValueError, match=r"holds datapackage.json, README.md, which no export"):
+        export(out, db=db, fmt="jsonl")
+    with pytest.raises(ValueError, match=r"holds entries.csv, datapackage.json, README.md"):
+        export(out, db=db, fmt="csv")
+    assert sorted(p.name for p in out.iterdir()) == ["README.md", "datapackage.json",
+                                                     "entries.csv"]
+    assert (out / "datapackage.json").read_text() == theirs
+    assert (out / "README.md").read_text() == "# my project\n"
+
+
+def test_an_export_writes_over_its_own_earlier_export(db, tmp_path):
+    export(tmp_path / "out", db=db, fmt="csv")
+    export(tmp_path / "out", db=db, fmt="csv")  # its own README and package: no refusal
+    assert (tmp_path / "out" / "README.md").exists()
 
 
 def test_partitioned_parquet_reads_in_duckdb_and_pandas(db, tmp_path):

@@ -27,6 +27,7 @@ LICENCES_PATH = DATA / "licences.yaml"
 _TYPES = {"VARCHAR": "string", "INTEGER": "integer", "BIGINT": "integer", "DOUBLE": "number",
           "BOOLEAN": "boolean", "DATE": "date", "TIMESTAMP": "datetime"}
 _CSV_LIST = " (in CSV: a list written as [a, b])"
+FILES = ("datapackage.json", "README.md")  # what `write` puts beside the tables
 
 
 @cache
@@ -76,8 +77,9 @@ def write(out: Path, fmt: str, tables: dict[str, tuple[Path, duckdb.DuckDBPyRela
         "resources": resources,
     }
     text = json.dumps(package, indent=2, ensure_ascii=False) + "\n"
-    (out / "datapackage.json").write_text(text, encoding="utf-8")
-    (out / "README.md").write_text(card(spec, resources, rows, logbooks, labels), encoding="utf-8")
+    package_file, card_file = (out / name for name in FILES)
+    package_file.write_text(text, encoding="utf-8")
+    card_file.write_text(card(spec, resources, rows, logbooks, labels), encoding="utf-8")
 
 
 def _records(rel: duckdb.DuckDBPyRelation) -> list[dict]:

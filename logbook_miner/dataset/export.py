@@ -47,11 +47,12 @@ def export(out: str | Path, db: str | Path | None = None, fmt: str = "jsonl",
     written: dict[str, tuple[Path, duckdb.DuckDBPyRelation]] = {}
     with connect(db or default_db(), read_only=True) as con:
         scope = {"logbooks": choose_logbooks(con, logbooks)}
-        out.mkdir(parents=True, exist_ok=True)  # only once there is something to export
+        targets = {table: out / (table if partition_by else f"{table}.{fmt}") for table in TABLES}
         earlier = set(_exported_files(out))
-        for table in TABLES:
+        _refuse_others(out, [*targets.values(), *(out / name for name in card.FILES)], earlier)
+        out.mkdir(parents=True, exist_ok=True)  # only once there is something to export
+        for table, target in targets.items():
             rows = sqlfiles.text(EXPORT_QUERIES / f"{table}.sql")
-            target = out / (table if partition_by else f"{table}.{fmt}")
             copy = {"path": str(target), "format": FORMATS[fmt]} | (
                 {"partition_by": partition_by} if partition_by else {})
             try:
@@ -66,15 +67,35 @@ def export(out: str | Path, db: str | Path | None = None, fmt: str = "jsonl",
     return {table: path for table, (path, _) in written.items()}
 
 
+def _refuse_others(out: Path, targets: list[Path], earlier: set[Path]) -> None:
+    """Refuse to write over a file of OUT that no earlier export wrote (a project's own
+    README.md or datapackage.json, a table of the same name): `--out .` must not eat them."""
+    ours = earlier | ({out / name for name in card.FILES} if earlier or _our_package(out)
+                      else set())
+    theirs = [path for path in _table_files(targets)
+              if path.exists() and path not in ours]
+    if theirs:
+        named = ", ".join(str(p.relative_to(out)) for p in theirs[:3])
+        raise ValueError(f"{out}: holds {named}{', ...' if len(theirs) > 3 else ''}, which no "
+                         "export wrote: export into a new folder, or move them")
+
+
+def _our_package(out: Path) -> dict | None:
+    """OUT/datapackage.json, if an export wrote it (it carries our package name)."""
+    try:
+        package = json.loads((out / "datapackage.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return package if isinstance(package, dict) and package.get(
+        "name") == card.package_name() else None
+
+
 def _exported_files(out: Path) -> Iterator[Path]:
     """The table files an earlier export wrote into OUT, as its datapackage.json lists them:
     only if the package is ours, only a table's files, only relative paths that stay in OUT
     (another tool's datapackage.json, or one edited by hand, removes nothing)."""
-    try:
-        package = json.loads((out / "datapackage.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return
-    if not isinstance(package, dict) or package.get("name") != card.package_name():
+    package = _our_package(out)
+    if package is None:
         return
     for resource in package.get("resources") or []:
         table = resource.get("name") if isinstance(resource, dict) else None
