@@ -115,6 +115,9 @@ class _Pattern:
     anchor: int  # the requirement matching starts from (-1 if none): the rarest, by its words
     # False if the anchor's spec is its index alone, which every anchor token passes
     recheck: bool = True
+    # the segments walked from an anchor token: those before it (the nearest first), after it
+    before: tuple[tuple[_Spec | None, int, int | None], ...] = ()
+    after: tuple[tuple[_Spec | None, int, int | None], ...] = ()
 
 
 class _Columns(dict):
@@ -186,9 +189,10 @@ class TokenMatcher:
                 self._require(number, n, spec.index)
                 required.append(len(self._requirements) - 1)
         anchor = min(required, key=lambda r: self._requirements[r][2].rarity, default=-1)
-        recheck = anchor < 0 or len(segments[self._requirements[anchor][1]][0].tests) > 1
-        self.patterns.append(
-            _Pattern(key, segments, tuple(required), anchor, recheck))
+        at = self._requirements[anchor][1] if required else 0  # the anchor's segment
+        recheck = anchor < 0 or len(segments[at][0].tests) > 1
+        self.patterns.append(_Pattern(key, segments, tuple(required), anchor, recheck,
+                                      tuple(segments[:at][::-1]), tuple(segments[at + 1:])))
         if required:
             self._anchored.append(self.patterns[-1])
             self._required = None  # tabled again when first needed
@@ -276,8 +280,8 @@ class TokenMatcher:
             return found
         columns = _Columns(doc, self.attrs)
         viable = self._viable(self._present(columns))
-        for pattern, (segment, tokens) in zip(viable, self._anchors(viable, columns), strict=True):
-            self._match(pattern, segment, tokens, columns, found)
+        for pattern, tokens in zip(viable, self._anchors(viable, columns), strict=True):
+            self._match(pattern, tokens, columns, found)
         for number in self._scan:
             self._match_everywhere(self.patterns[number], columns, found)
         return found
@@ -350,31 +354,27 @@ class TokenMatcher:
     def _index(self, sharing: list[int]) -> _Index:
         return self._requirements[sharing[0]][2]
 
-    def _anchors(self, patterns: list[_Pattern], columns: _Columns) -> list[tuple[int, list[int]]]:
-        """Per pattern: (segment, tokens) of its anchor in the doc, found in one pass per attr."""
+    def _anchors(self, patterns: list[_Pattern], columns: _Columns) -> list[list[int]]:
+        """Per pattern: the tokens of its anchor in the doc, found in one pass per attr."""
         found = []
         for pattern in patterns:
-            _, segment, index = self._requirements[pattern.anchor]
-            words = self._accepted[pattern.anchor] & columns.distinct(index.attr)
-            found.append((segment, index.attr, words))
-        where = {attr: columns.where(attr, set().union(*(w for _, a, w in found if a == attr)))
-                 for attr in {attr for _, attr, _ in found}}
-        return [(segment, [i for w in words for i in where[attr][w]])
-                for segment, attr, words in found]
+            attr = self._requirements[pattern.anchor][2].attr
+            found.append((attr, self._accepted[pattern.anchor] & columns.distinct(attr)))
+        where = {attr: columns.where(attr, set().union(*(w for a, w in found if a == attr)))
+                 for attr in {attr for attr, _ in found}}
+        return [[i for w in words for i in where[attr][w]] for attr, words in found]
 
-    def _match(self, pattern: _Pattern, segment: int, tokens: list[int], columns: _Columns,
-               found: set) -> None:
-        """Add the matches whose segment number `segment` is one of the `tokens`."""
-        spec, n = pattern.segments[segment][0], columns.n
-        if not pattern.recheck and len(pattern.segments) == 1:  # one word (most terminators)
+    def _match(self, pattern: _Pattern, tokens: list[int], columns: _Columns, found: set) -> None:
+        """Add the matches whose anchor is one of the `tokens`."""
+        if not (pattern.recheck or pattern.before or pattern.after):  # one word (terminators)
             found.update((pattern.key, i, i + 1) for i in tokens)
             return
-        before, after = pattern.segments[:segment][::-1], pattern.segments[segment + 1:]
+        spec, n = pattern.segments[len(pattern.before)][0], columns.n
         for i in tokens:
             if pattern.recheck and not spec.ok(columns, i):
                 continue
-            ends = _walk(after, i + 1, 1, n, columns)
-            starts = _walk(before, i, -1, n, columns) if ends else ()
+            ends = _walk(pattern.after, i + 1, 1, n, columns)
+            starts = _walk(pattern.before, i, -1, n, columns) if ends else ()
             found.update((pattern.key, s, e) for s in starts for e in ends)
 
     def _match_everywhere(self, pattern: _Pattern, columns: _Columns, found: set) -> None:
