@@ -22,7 +22,9 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+from spacy.attrs import ORTH
 from spacy.language import Language
+from spacy.strings import StringStore, get_string_id
 from spacy.tokens import Doc, Span
 
 from ..resources import read_yaml
@@ -293,6 +295,7 @@ def scopes(doc: Doc, rules: dict[str, Rule], own_size: str | None = None) -> lis
     causes = [s for s in found if s.label_ == CAUSE]
     parentheses: dict[int, list[tuple[int, int]]] = {}  # by sentence start
     text: str | None = None
+    words: list[int] | None = None  # each token's ORTH id, read once, only if needed
     out: list[Scope] = []
     for trig in found:
         rule = rules.get(trig.label_)
@@ -307,7 +310,8 @@ def scopes(doc: Doc, rules: dict[str, Rule], own_size: str | None = None) -> lis
             if _code_follows(text, sent):
                 continue
         if sent.start not in parentheses:
-            parentheses[sent.start] = _parentheses(sent)
+            words = doc.to_array(ORTH).tolist() if words is None else words
+            parentheses[sent.start] = _parentheses(words[first:last], first, doc.vocab.strings)
         parens = [(o, c) for o, c in parentheses[sent.start] if not o <= trig.start <= c]
         in_sentence = stops[bisect_left(stop_starts, sent.start):
                             bisect_left(stop_starts, sent.end)]
@@ -346,18 +350,22 @@ def _code_follows(text: str, sent: Span) -> bool:
             or bool(_CODE_FOLLOWS.match(text, sent.end_char)))
 
 
-def _parentheses(sent: Span) -> list[tuple[int, int]]:
-    """The parentheses of a sentence, as (open, close) token indexes: "FYI from the Osprey
-    team (70B, other region): they lost 3 days to ..." goes on after the parenthesis."""
+_OPEN = get_string_id("(")
+
+
+def _parentheses(words: list[int], start: int, strings: StringStore) -> list[tuple[int, int]]:
+    """The parentheses of a sentence (its tokens' ORTH ids, from token `start`), as (open,
+    close) token indexes: "FYI from the Osprey team (70B, other region): they lost 3 days to
+    ..." goes on after the parenthesis. Read on ids: a sentence's Token objects cost more."""
     out: list[tuple[int, int]] = []
-    if "(" not in sent.text:
+    if _OPEN not in words:
         return out
     opened = []
-    for token in sent:
-        if token.text == "(":
-            opened.append(token.i)
-        elif token.text.startswith(")") and opened:  # "):" is one token
-            out.append((opened.pop(), token.i))
+    for i, word in enumerate(words, start):
+        if word == _OPEN:
+            opened.append(i)
+        elif opened and strings[word].startswith(")"):  # "):" is one token
+            out.append((opened.pop(), i))
     return out
 
 
