@@ -21,7 +21,6 @@ from concurrent.futures.process import BrokenProcessPool
 from contextlib import closing
 from dataclasses import dataclass, field
 from functools import partial
-from itertools import repeat
 from pathlib import Path
 from typing import Protocol
 
@@ -385,17 +384,30 @@ def _parse_all(sources: list[Source], reading: DateReading, classify: Classify |
     done = 0
     with ProcessPoolExecutor(min(workers, len(sources)), mp_context=context,
                              initializer=_start_worker, initargs=(classify, os.getpid())) as pool:
+        # futures of our own, not pool.map's, which cancels them when stopped: Python 3.11's
+        # pool then fails to mark a cancelled one broken, and prints that from its thread
+        futures = [pool.submit(_parse_in_worker, source, reading, pdf_backend)
+                   for source in sources]
         try:
-            for outcome in pool.map(_parse_in_worker, sources, repeat(reading),
-                                    repeat(pdf_backend)):
+            for future in futures:
+                yield future.result()
                 done += 1
-                yield outcome
         except BrokenProcessPool as exc:  # a worker died (out of memory, killed)
             for _ in sources[done:]:
                 yield None, f"worker process died ({exc})"
         except (KeyboardInterrupt, GeneratorExit):  # stop now: what is stored stays stored
-            pool.shutdown(wait=False, cancel_futures=True)
+            _stop_now(pool)
             raise
+
+
+def _stop_now(pool: ProcessPoolExecutor) -> None:
+    """Kill the workers (what has not started fails with them): a worker would otherwise finish its
+    file (seconds, or minutes for a large PDF) before the ingest can exit, or block for good
+    writing a result that nobody reads any more. What they held was never stored."""
+    workers = list((pool._processes or {}).values())  # (no public handle on them)
+    pool.shutdown(wait=False)
+    for worker in workers:
+        worker.kill()
 
 
 _worker_classify: Classify | None = None

@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
-from helpers import snapshot
+import contextlib
+import os
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+from helpers import CLI, ROOT, entry_counts, logbook, snapshot
 
 from logbook_miner.generate import generate
 from logbook_miner.ingest import _POOL_MIN_SECONDS, Source, estimated_seconds, ingest, no_labels
@@ -18,6 +25,46 @@ def test_workers_store_the_same_rows_in_input_order(tmp_path):
     assert [r.logbook for r in parallel] == [f.stem for f in files]
     assert [r.entries for r in parallel] == [r.entries for r in serial]
     one, two = snapshot(tmp_path / "one.duckdb"), snapshot(tmp_path / "two.duckdb")
-    for rows in (one, two):
-        rows["logbooks"] = [row[:-1] for row in rows["logbooks"]]  # all but ingested_at
+    for rows in (one, two):  # all but ingested_at
+        rows["logbooks"] = [row[:_INGESTED_AT] + row[_INGESTED_AT + 1:] for row in rows["logbooks"]]
     assert two == one
+
+
+_INGESTED_AT = 8  # the column of logbooks that says when, which two ingests never share
+
+
+def test_ctrl_c_stops_the_workers_at_once(tmp_path):
+    """Ctrl-C during a parallel ingest kills the workers rather than waiting for each to
+    finish its file (it used to take as long as the file, or hang for good): the ingest
+    exits 130 with its one line, leaves no process behind, and the store opens."""
+    files = []
+    for name in ("alpha", "beta"):
+        files.append(tmp_path / f"{name}.md")
+        files[-1].write_text(logbook(6000, body_lines=2))  # tens of seconds of labelling each
+    db = tmp_path / "store.duckdb"
+    proc = subprocess.Popen([*CLI, "ingest", "--workers", "2", "--db", str(db), *map(str, files)],
+                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
+    time.sleep(8)  # the workers have started and are labelling
+    proc.send_signal(signal.SIGINT)
+    try:
+        _, stderr = proc.communicate(timeout=5)
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
+    assert proc.returncode == 130
+    assert stderr.splitlines() == ["error: interrupted (logbooks already stored are kept)"]
+    assert _living(group=proc.pid) == []  # no worker left running
+    assert set(entry_counts(db).values()) <= {6000}  # each stored logbook whole
+
+
+def _living(group: int) -> list[str]:
+    """The processes of a process group that still run (not zombies waiting to be reaped)."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError):
+            # "pid (name) state ppid pgrp ...": the name may hold spaces, so split after it
+            state, _, pgrp = stat.read_text().rpartition(")")[2].split()[:3]
+            if int(pgrp) == group and state != "Z":
+                found.append(stat.parent.name)
+    return found
