@@ -27,6 +27,7 @@ from .store import StoreError, StoreLocked
 
 if TYPE_CHECKING:
     from .analytics.analyse import Query
+    from .ingest import IngestResult
 
 EXIT_BAD_INPUT = 1
 EXIT_LOCKED = 2
@@ -160,9 +161,7 @@ def ingest(paths, db, name, timezone, date_order, as_one, force, no_label, worke
                                    force=force, label=not no_label, workers=workers,
                                    pdf_backend=pdf_backend, follow_links=follow_links,
                                    dayfirst=_DAY_FIRST.get(date_order), progress=bars)
-    for result in results:
-        click.echo(result.summary(), err=result.status == "error")
-    if not results:
+    if not results:  # (each result's line came as it was done: _Bars.file_done)
         from .read import SUPPORTED_SUFFIXES
 
         click.echo(f"error: {', '.join(paths)}: no supported files "
@@ -185,6 +184,7 @@ class _Bars:
 
         self._tqdm = functools.partial(tqdm, file=sys.stderr, disable=True if quiet else None,
                              leave=False, dynamic_ncols=True)
+        self._write = tqdm.write
         self._files: Any = None
         self._pages: Any = None
 
@@ -208,11 +208,17 @@ class _Bars:
         if read == total:
             self._pages.set_description("processing")  # segment, label, store
 
-    def file_done(self) -> None:
+    def file_done(self, result: IngestResult) -> None:
+        """Say how a file went as soon as it is stored (a long batch stopped halfway shows
+        what it kept), above the bars; problems go to stderr."""
         if self._pages is not None:
             self._pages.close()
             self._pages = None
-        self._files.update()
+        if result.status != "skipped":
+            self._files.update()
+        stream = sys.stderr if result.status in ("error", "duplicate") else sys.stdout
+        self._write(result.summary(), file=stream)
+        stream.flush()  # a pipe or a CI log sees each line when it is true, not at the end
 
 
 @main.command(epilog=examples(

@@ -181,7 +181,10 @@ class Progress(Protocol):
 
     def page(self, read: int, total: int) -> None: ...
 
-    def file_done(self) -> None: ...
+    def file_done(self, result: IngestResult) -> None:
+        """One file's work (parse and store) is done; `result` is final: stored, unchanged,
+        a duplicate or an error. (Before `start`: a note on a folder's files that no reader
+        takes, status "skipped".)"""
 
 
 @dataclass(slots=True)
@@ -235,6 +238,8 @@ def ingest(paths: Iterable[str | Path], db: str | Path | None = None, name: str 
     skipped: list[str] = []
     sources = find_sources(paths, name, as_one, follow_links, skipped)
     results = [IngestResult("", "", "skipped", notes=[note]) for note in skipped]
+    for result in results if progress else ():
+        progress.file_done(result)
     reading = DateReading(timezone, dayfirst)
     with connect(db or default_db()) as con:
         shas: list[str | None] = []
@@ -264,8 +269,8 @@ def ingest(paths: Iterable[str | Path], db: str | Path | None = None, name: str 
         with closing(_parse_all(todo, reading, classify, pdf_backend,
                                 workers or _cores(),
                                 progress.page if progress else None)) as parsed:
-            for source, sha, result in zip(_with_progress(sources, progress), shas, ingested,
-                                           strict=True):
+            for source, sha, result in _with_progress(zip(sources, shas, ingested, strict=True),
+                                                      len(sources), progress):
                 if not sha:
                     continue
                 parsed_one, error = next(parsed)
@@ -301,14 +306,15 @@ def ingest(paths: Iterable[str | Path], db: str | Path | None = None, name: str 
     return results
 
 
-def _with_progress(sources: list[Source], progress: Progress | None) -> Iterator[Source]:
-    """The sources, telling `progress` as each one's work (parse and store) is done."""
+def _with_progress(work: Iterable[tuple[Source, str | None, IngestResult]], files: int,
+                   progress: Progress | None) -> Iterator[tuple[Source, str | None, IngestResult]]:
+    """The work, telling `progress` of each file's result once it is final."""
     if progress:
-        progress.start(len(sources))
-    for source in sources:
-        yield source
+        progress.start(files)
+    for source, sha, result in work:
+        yield source, sha, result
         if progress:
-            progress.file_done()
+            progress.file_done(result)
 
 
 def parse(source: Source, reading: DateReading, classify: Classify,

@@ -172,6 +172,7 @@ class Heard:
 
     def __init__(self) -> None:
         self.events: list[tuple] = []
+        self.results: list = []
 
     def start(self, files: int) -> None:
         self.events.append(("start", files))
@@ -179,8 +180,9 @@ class Heard:
     def page(self, read: int, total: int) -> None:
         self.events.append(("page", read, total))
 
-    def file_done(self) -> None:
+    def file_done(self, result) -> None:
         self.events.append(("file",))
+        self.results.append(result)
 
 
 def test_ingest_reports_files_and_the_pages_of_a_pdf_read_in_process(tmp_path, notes):
@@ -194,6 +196,8 @@ def test_ingest_reports_files_and_the_pages_of_a_pdf_read_in_process(tmp_path, n
     assert heard.events[0] == ("start", 3) and heard.events.count(("file",)) == 3
     assert pages == [("page", n, 7) for n in range(1, 8)]
     assert heard.events.index(pages[-1]) < heard.events.index(("file",))  # pages come first
+    assert [r.status for r in heard.results] == ["ingested"] * 3  # each final when told
+    assert all(r.entries > 0 for r in heard.results)
 
 
 def test_quiet_ingest_prints_no_bar(run, tmp_path, notes):
