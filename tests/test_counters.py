@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from logbook_miner.label.classifier import Classifier, normalise
+from logbook_miner.label.classifier import Classifier
 from logbook_miner.label.counters import zero_spans
+from logbook_miner.label.wrapping import normalise
 from logbook_miner.models import Entry
 
 FIELDS = """\

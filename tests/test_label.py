@@ -14,10 +14,11 @@ import pytest
 import spacy
 import yaml
 
-from logbook_miner.label import classifier as classifier_module
-from logbook_miner.label.classifier import Classifier, normalise
+from logbook_miner.label import wrapping
+from logbook_miner.label.classifier import Classifier
 from logbook_miner.label.sentences import Sentences
 from logbook_miner.label.taxonomy import TAXONOMY_PATH, code_kinds
+from logbook_miner.label.wrapping import normalise
 from logbook_miner.models import FAULT, INTERVENTION, Entry, LabelledEntry
 from logbook_miner.read import read
 from logbook_miner.resources import read_yaml
@@ -429,7 +430,7 @@ def _normalise_every_run(text: str) -> tuple[str, list[int]]:
             parts.append(text[cut:min(cut + 100, end)])
             where.extend(range(cut, min(cut + 100, end)))
         if m:
-            parts.append("\n" if classifier_module._hard_break(text, m) else " ")
+            parts.append("\n" if wrapping._hard_break(text, m) else " ")
             where.append(m.start())
             last = m.end()
     return "".join(parts), [*where, len(text)]

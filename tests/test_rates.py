@@ -26,6 +26,18 @@ def test_a_count_since_a_date_in_the_sentence_before(shared):
     assert rate.mtbf_hours == pytest.approx(384 / 40)
 
 
+@pytest.mark.parametrize("rendering", ["pdf/{}.pdf", "pdf/{}.weasy.pdf"])
+def test_a_count_over_a_line_the_pdf_wrapped(shared, rendering):
+    """The PDFs wrap "we've had 40+" / "restarts in the 175B experiment": one sentence, and
+    the evidence is the text as stored, line end and all."""
+    path = shared / "logbooks" / rendering.format("opt-175b-27_percent_update")
+    [entry] = segment(read(path))
+    [rate] = mine_rates(entry)
+    assert (rate.code, rate.events, rate.period_start) == ("restart", 40, date(2021, 11, 17))
+    assert "40+\nrestarts" in rate.evidence or "40+ restarts" in rate.evidence
+    assert entry.text[rate.start:rate.end] == rate.evidence
+
+
 def test_a_frequency_in_parentheses(shared):
     [rate] = rates_in(shared, "opt-175b-final_update", "~2 machines go down every day")
     assert (rate.code, rate.events, rate.bound, rate.hours) == ("hardware.node", 2, "~", 24)

@@ -10,7 +10,7 @@ period ending at the entry's date). The vocabulary is `data/rates.yaml`.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date, timedelta
 from functools import cache
 from pathlib import Path
@@ -19,6 +19,7 @@ from ..models import Entry, Rate
 from ..resources import DATA, read_yaml
 from ..segment import dates
 from .ruler import clue
+from .wrapping import normalise
 
 RATES_PATH = DATA / "rates.yaml"
 _SENTENCE = re.compile(r"[^.!?\n]+(?:[.!?]+|\n|$)")
@@ -68,11 +69,16 @@ def mine_rates(entry: Entry) -> list[Rate]:
     vocab = _vocabulary()
     found: list[Rate] = []
     for field in ("heading", "text"):
-        text = getattr(entry, field) or ""
-        events = _possible_events(vocab, text)
+        original = getattr(entry, field) or ""
+        events = _possible_events(vocab, original)
+        if not events:
+            continue
+        text, where = normalise(original)  # a sentence wrapped by a PDF is one sentence
         previous = ""
-        for sentence in _SENTENCE.finditer(text) if events else ():
-            found += _in_sentence(vocab, events, entry, field, sentence, previous)
+        for sentence in _SENTENCE.finditer(text):
+            for rate in _in_sentence(vocab, events, entry, field, sentence, previous):
+                start, end = where[rate.start], where[rate.end - 1] + 1
+                found.append(replace(rate, evidence=original[start:end], start=start, end=end))
             previous = sentence.group()
     return found
 

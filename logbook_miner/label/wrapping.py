@@ -1,0 +1,76 @@
+"""Whitespace read as a writer meant it: a real line end, or a line wrapped by a PDF.
+
+A PDF (or a hard-wrapped text file) ends a line wherever the page did, so a sentence may
+run over two lines: "we've had 40+" / "restarts since the update". Cues and counts are
+found on text where each whitespace run is one space or one line end, and offsets map back
+to the original, so evidence is always the original's own characters.
+"""
+
+from __future__ import annotations
+
+import re
+
+_SOFT_BEFORE = ",-(/+%&"  # a line ending in these stopped mid-sentence
+_WRAP_WIDTH = 60  # characters: a shorter line ended on purpose
+_COLUMN_GAP = re.compile(r"(?<=\S) {2,}(?=\S)")  # spaces that align a table's columns
+_MAX_WORD = 100  # characters: a longer run without whitespace is cut before tokenizing
+# what normalise changes: a whitespace run other than one space, a word longer than _MAX_WORD
+_TO_CHANGE = re.compile(rf"\s{{2,}}|[^\S ]|\S{{{_MAX_WORD + 1},}}")
+
+
+def _hard_break(text: str, m: re.Match) -> bool:
+    """True if a whitespace run ends a line for real, not a line wrapped by a PDF.
+
+    A wrapped line stops mid-sentence (on a word or a comma) and goes on in
+    lower case, or, when it is long enough to have hit the margin, in any word
+    or number ("from 512 to / 1024").
+    """
+    run = m.group()
+    if run.count("\n") != 1:
+        return run.count("\n") > 1
+    before = text[m.start() - 1] if m.start() else "\n"
+    after = text[m.end()] if m.end() < len(text) else "\n"
+    if not (before.isalnum() or before in _SOFT_BEFORE):
+        return True
+    line_start = text.rfind("\n", 0, m.start()) + 1
+    if len(_COLUMN_GAP.findall(text, line_start, m.start())) >= 2:  # a row of aligned columns
+        return True
+    return not (after.islower() or (after.isalnum() and m.start() - line_start >= _WRAP_WIDTH))
+
+
+def normalise(text: str) -> tuple[str, list[int]]:
+    """Collapse whitespace so cues match across wrapped lines.
+
+    Each whitespace run becomes one "\\n" (a real line end, which also ends a
+    sentence) or one " ". Returns the new text and, for each of its
+    characters plus the end, the offset in `text` it came from.
+    """
+    parts: list[str] = []
+    where: list[int] = []
+    last = 0
+    for m in _TO_CHANGE.finditer(text):  # a single space, most runs, stays as it is
+        parts.append(text[last:m.start()])
+        where.extend(range(last, m.start()))
+        if m.group().isspace():
+            parts.append("\n" if _hard_break(text, m) else " ")
+            where.append(m.start())
+        else:
+            _add_word(parts, where, text, m.start(), m.end())
+        last = m.end()
+    parts.append(text[last:])
+    where.extend(range(last, len(text) + 1))
+    return "".join(parts), where
+
+
+def _add_word(parts: list[str], where: list[int], text: str, start: int, end: int) -> None:
+    """Append text[start:end] (no whitespace in it), cut by a space every _MAX_WORD chars.
+
+    spaCy's tokenizer peels a word's prefixes and suffixes one at a time, each with a
+    regex over the rest: quadratic in a word of 20,000 ')' (60 s). No cue is that long.
+    """
+    for cut in range(start, end, _MAX_WORD):
+        if cut > start:
+            parts.append(" ")
+            where.append(cut)
+        parts.append(text[cut:min(cut + _MAX_WORD, end)])
+        where.extend(range(cut, min(cut + _MAX_WORD, end)))
