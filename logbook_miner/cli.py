@@ -161,12 +161,13 @@ def ingest(paths, db, name, timezone, date_order, as_one, force, no_label, worke
                                    force=force, label=not no_label, workers=workers,
                                    pdf_backend=pdf_backend, follow_links=follow_links,
                                    dayfirst=_DAY_FIRST.get(date_order), progress=bars)
-    if not results:  # (each result's line came as it was done: _Bars.file_done)
+    read = [r for r in results if r.status != "skipped"]  # (each result's line came as it
+    if not read:                                           # was done: _Bars.file_done)
         from .read import SUPPORTED_SUFFIXES
 
         click.echo(f"error: {', '.join(paths)}: no supported files "
                    f"({', '.join(SUPPORTED_SUFFIXES)})", err=True)
-    if not results or any(r.status == "error" for r in results):
+    if not read or any(r.status == "error" for r in read):
         sys.exit(EXIT_BAD_INPUT)
 
 

@@ -138,10 +138,12 @@ def find_sources(paths: Iterable[str | Path], name: str | None = None,
         if path.is_dir():
             inside = path.resolve()
             others: list[str] = []
+            folders: list[str] = []
             for p in sorted(path.iterdir()):
                 if p.suffix.lower() not in SUPPORTED_SUFFIXES or not p.is_file():
-                    if p.is_file() and not p.name.startswith("."):
-                        others.append(p.name)
+                    if not p.name.startswith("."):
+                        (folders if p.is_dir() else others if p.is_file() else []).append(
+                            p.name)
                     continue
                 if not follow_links and not p.resolve().is_relative_to(inside):
                     if skipped is not None:
@@ -151,6 +153,10 @@ def find_sources(paths: Iterable[str | Path], name: str | None = None,
                 files.append((p, True))
             if others and skipped is not None:
                 skipped.append(_not_logbooks(path, others))
+            if folders and skipped is not None:
+                skipped.append(f"skipped {counted(len(folders), 'folder')} inside {path}: "
+                               f"{listed([f + '/' for f in folders])} (a folder's own files are "
+                               "read, not its subfolders': name those too)")
         else:
             files.append((path, False))
     if as_one:

@@ -53,13 +53,31 @@ def test_a_folders_other_files_are_named_in_one_line(tmp_path):
     (folder / "day1.md").write_text(GOOD)
     for name in ("plot.png", "scan.PNG", "losses.csv", "run.json", ".DS_Store"):
         (folder / name).write_bytes(b"\x89PNG")
-    (folder / "images").mkdir()  # a subfolder is not a file left out
+    (folder / "images").mkdir()  # a subfolder is not read either: said in a line of its own
     run = logbook_cli("ingest", folder, "--db", tmp_path / "x.duckdb", "--no-label", timeout=60)
     assert run.returncode == 0, run.stderr
     assert run.stdout.splitlines()[0] == (
         f"skipped 4 files of {folder} that no reader takes: losses.csv, plot.png, run.json "
         "and 1 more (logbooks are .pdf .md .markdown .txt .text .log .docx .html .htm)")
+    assert run.stdout.splitlines()[1] == (
+        f"skipped 1 folder inside {folder}: images/ (a folder's own files are read, not its "
+        "subfolders': name those too)")
     assert entry_counts(tmp_path / "x.duckdb") == {"day1": 1}
+
+
+def test_a_folder_of_subfolders_only_is_an_error_that_names_them(tmp_path):
+    """Daily notes kept a folder a month: nothing is read, and the user is told why."""
+    for month in ("2023-03", "2023-04"):
+        (tmp_path / "notes" / month).mkdir(parents=True)
+        (tmp_path / "notes" / month / f"{month}-01.md").write_text(GOOD)
+    folder = tmp_path / "notes"
+    run = logbook_cli("ingest", folder, "--as-one", "run", "--db", tmp_path / "x.duckdb",
+                      timeout=60)
+    assert run.returncode == 1
+    assert run.stdout.splitlines() == [
+        f"skipped 2 folders inside {folder}: 2023-03/, 2023-04/ (a folder's own files are "
+        "read, not its subfolders': name those too)"]
+    assert run.errors[0].startswith(f"error: {folder}: no supported files")
 
 
 def test_control_characters_in_names_never_reach_the_terminal(tmp_path):
