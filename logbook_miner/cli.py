@@ -331,7 +331,8 @@ def sql_command(statement, db, fmt, limit, timeout, memory_limit) -> None:
 @db_option
 @one_logbook_option
 @click.option("--by", type=click.Choice(["family"]), help="One row per fault family.")
-@click.option("--confidence", type=float, default=0.95, show_default=True)
+@click.option("--confidence", type=float, default=0.95, show_default=True,
+              help="Two-sided level of the interval, between 0 and 1.")
 @format_option
 @fail_cleanly
 def mtbf(db, logbook, by, confidence, fmt) -> None:
@@ -374,7 +375,8 @@ def mtbf(db, logbook, by, confidence, fmt) -> None:
 @click.option("--days", type=float,
               help="Campaign length (default: data/cost_assumptions.yaml's, 30).")
 @click.option("--runs", type=int, default=0, show_default=True, help="Monte Carlo runs.")
-@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--seed", type=int, default=0, show_default=True,
+              help="Seed of the Monte Carlo runs (the same seed gives the same figures).")
 @click.option("--from-logbook", metavar="ID", help="Take unset inputs from this logbook.")
 @db_option
 @format_option
@@ -428,11 +430,14 @@ def evaluate(db, gold, logbooks, as_json) -> None:
 
 @main.command(epilog=examples("logbook generate --out synth --style markdown --seed 3 --days 60"))
 @click.option("--out", required=True, type=click.Path(file_okay=False), help="Output folder.")
-@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--seed", type=int, default=0, show_default=True,
+              help="Seed of the simulated run: the same seed writes the same logbook.")
 @click.option("--style", type=click.Choice(["opt", "markdown", "daily"]), default="opt",
               show_default=True, help="OPT-like PDF, Markdown chronicle, or daily reports.")
-@click.option("--days", type=int, default=30, show_default=True)
-@click.option("--nodes", type=int, default=128, show_default=True)
+@click.option("--days", type=int, default=30, show_default=True,
+              help="Days of training the logbook covers.")
+@click.option("--nodes", type=int, default=128, show_default=True,
+              help="Nodes of the simulated cluster.")
 @click.option("--mtbf-hours", type=float, default=24.0, show_default=True,
               help="True cluster MTBF of the simulated run.")
 @click.option("--pages", type=int, help="Grow the document to about this many pages.")
@@ -554,7 +559,8 @@ def show(logbook, seq, db, fmt) -> None:
 @one_logbook_option
 @click.option("--since", help="Only entries dated on or after this day (YYYY-MM-DD).")
 @click.option("--until", help="Only entries dated on or before this day (YYYY-MM-DD).")
-@click.option("--limit", type=click.IntRange(min=1), default=SEARCH_LIMIT, show_default=True)
+@click.option("--limit", type=click.IntRange(min=1), default=SEARCH_LIMIT, show_default=True,
+              help="Most entries to show, best first.")
 @format_option
 @fail_cleanly
 def search(text, db, code, logbook, since, until, limit, fmt) -> None:
