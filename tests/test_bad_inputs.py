@@ -332,3 +332,19 @@ def test_an_empty_logbook_db_variable_means_the_default_database(monkeypatch):
 
     monkeypatch.setenv("LOGBOOK_DB", "")  # `LOGBOOK_DB= logbook ...` was the folder "."
     assert default_db() == DEFAULT_DB
+
+
+def test_a_merged_folder_names_every_bad_file_at_once(tmp_path):
+    """--as-one reads the folder as one logbook, so one bad file stops it: all of them are
+    named in its one error line, not the first only (fix one, rerun, meet the next)."""
+    folder = tmp_path / "junk"
+    folder.mkdir()
+    (folder / "binary.pdf").write_text("not a pdf")
+    (folder / "corrupt.docx").write_text("garbage")
+    (folder / "empty.md").write_text("")
+    (folder / "2022-06-08.md").write_text(logbook(2))
+    run = logbook_cli("ingest", folder, "--as-one", "junk", "--db", tmp_path / "x.duckdb")
+    assert run.returncode == 1
+    assert run.errors == [f"error: {folder}: binary.pdf: not a PDF (no %PDF- header); "
+                          "corrupt.docx: not a Word document (not a zip archive); "
+                          "empty.md: empty file"]

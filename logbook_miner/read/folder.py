@@ -34,12 +34,14 @@ class Merged:
 
 def read_merged(paths: Sequence[Path], name: str, read: Callable[[Path], Document]) -> Merged:
     """Read every file with `read` and join them into one Document, oldest note first."""
-    docs = []
+    docs, bad = [], []
     for path in paths:
         try:
             docs.append(read(path))
         except ReadError as exc:
-            raise ReadError(f"{path.name}: {exc}") from None
+            bad.append(f"{path.name}: {exc}")
+    if bad:  # every bad file at once, so one fix-and-rerun mends them all
+        raise ReadError("; ".join(bad))
     docs, notes = _drop_repeats(docs)
     docs = _in_date_order(docs)
     pages = sum(d.pages or 0 for d in docs) or None
