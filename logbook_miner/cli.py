@@ -218,8 +218,11 @@ class _Bars:
         if result.status != "skipped":
             self._files.update()
         stream = sys.stderr if result.status in ("error", "duplicate") else sys.stdout
-        self._write(result.summary(), file=stream)
-        stream.flush()  # a pipe or a CI log sees each line when it is true, not at the end
+        try:
+            self._write(result.summary(), file=stream)
+            stream.flush()  # a pipe or a CI log sees each line when it is true, not at the end
+        except BrokenPipeError:  # `| head` stopped reading: the batch goes on, unheard
+            os.dup2(os.open(os.devnull, os.O_WRONLY), stream.fileno())
 
 
 @main.command(epilog=examples(

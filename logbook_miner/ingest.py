@@ -213,13 +213,25 @@ class DateReading:
     timezone: str | None = None
     dayfirst: bool | None = None
 
-    def described(self) -> str | None:
-        """The options as `ingest` was given them ("--timezone UTC --dates day-first"), stored
-        with the logbook so that a file read again another way is parsed again; None: none."""
+    def described(self) -> str:
+        """The options as `ingest` takes them ("--timezone UTC --dates day-first"; "" for
+        none), stored with the logbook: read again another way, a file is parsed again."""
         words = [*(["--timezone", self.timezone] if self.timezone else []),
                  *(["--dates", "day-first" if self.dayfirst else "month-first"]
                    if self.dayfirst is not None else [])]
-        return " ".join(words) or None
+        return " ".join(words)
+
+    @classmethod
+    def from_described(cls, text: str) -> DateReading:
+        words = dict(zip(text.split()[::2], text.split()[1::2], strict=True))
+        dates_ = words.get("--dates")
+        return cls(words.get("--timezone"), None if dates_ is None else dates_ == "day-first")
+
+    def over(self, stored: DateReading) -> DateReading:
+        """The options given win; one not given stays as the logbook was read (a folder
+        ingested again without them keeps each logbook's zone)."""
+        return DateReading(self.timezone or stored.timezone,
+                           stored.dayfirst if self.dayfirst is None else self.dayfirst)
 
 
 def ingest(paths: Iterable[str | Path], db: str | Path | None = None, name: str | None = None,
@@ -246,20 +258,26 @@ def ingest(paths: Iterable[str | Path], db: str | Path | None = None, name: str 
     results = [IngestResult("", "", "skipped", notes=[note]) for note in skipped]
     for result in results if progress else ():
         progress.file_done(result)
-    reading = DateReading(timezone, dayfirst)
+    given = DateReading(timezone, dayfirst)
     with connect(db or default_db()) as con:
         shas: list[str | None] = []
+        readings: list[DateReading] = []  # per source: given options over the stored ones
         for source in sources:
             sha, error = _attempt(source.sha256)
-            stored = stored_source(con, source.logbook)
-            unchanged = not force and sha is not None and stored == (sha, reading.described())
+            stored_sha, read_as = stored_source(con, source.logbook) or (None, None)
+            reading = given if read_as is None else given.over(DateReading.from_described(read_as))
+            # (a store made before options were kept knows no reading: only one given counts)
+            same_reading = (reading.described() == read_as if read_as is not None
+                            else given == DateReading())
+            unchanged = not force and sha is not None and sha == stored_sha and same_reading
             shas.append(None if unchanged or error else sha)
+            readings.append(reading)
             results.append(IngestResult(source.logbook, source.label,
                                         "unchanged" if unchanged else "error", error=error))
-            if stored and stored[0] == sha and not unchanged and not force:
-                results[-1].notes.append(_read_again(stored[1], reading.described()))
+            if sha == stored_sha and not same_reading and not force:
+                results[-1].notes.append(_read_again(read_as, reading.described()))
         ingested = results[len(skipped):]
-        todo = [s for s, sha in zip(sources, shas, strict=True) if sha]
+        todo = [(s, r) for s, r, sha in zip(sources, readings, shas, strict=True) if sha]
         kept = Renderings()  # what this batch keeps, to tell a second rendering of it
         named = {}  # logbook -> the file of this batch that is it, so no other replaces it
         for source, result in zip(sources, ingested, strict=True):
@@ -272,11 +290,11 @@ def ingest(paths: Iterable[str | Path], db: str | Path | None = None, name: str 
         # closed when the last file is taken: left to the garbage collector, the worker pool may
         # outlive it until interpreter exit, where Python 3.11's own exit hook races the pool's
         # manager thread ("OSError: [Errno 9] Bad file descriptor")
-        with closing(_parse_all(todo, reading, classify, pdf_backend,
-                                workers or _cores(),
+        with closing(_parse_all(todo, classify, pdf_backend, workers or _cores(),
                                 progress.page if progress else None)) as parsed:
-            for source, sha, result in _with_progress(zip(sources, shas, ingested, strict=True),
-                                                      len(sources), progress):
+            work = _with_progress(zip(sources, shas, ingested, strict=True), len(sources),
+                                  progress)
+            for (source, sha, result), reading in zip(work, readings, strict=True):
                 if not sha:
                     continue
                 parsed_one, error = next(parsed)
@@ -340,10 +358,11 @@ def parse(source: Source, reading: DateReading, classify: Classify,
                   notes)
 
 
-def _read_again(before: str | None, now: str | None) -> str:
+def _read_again(before: str | None, now: str) -> str:
     """The note on an unchanged file parsed again because its dates are read another way."""
-    return (f"read again: stored as read with {before or 'no date options'}, "
-            f"now with {now or 'no date options'}")
+    was = ("stored before its date options were kept" if before is None
+           else f"stored as read with {before or 'no date options'}")
+    return f"read again: {was}, now with {now or 'no date options'}"
 
 
 def _store(con, source: Source, sha: str, reading: DateReading, parsed: Parsed | None,
@@ -378,16 +397,17 @@ def _attempt(fn: Callable, *args) -> tuple:
         return None, f"unexpected {type(exc).__name__}: {str(exc)[:200]}"
 
 
-def _parse_all(sources: list[Source], reading: DateReading, classify: Classify | None,
+def _parse_all(todo: list[tuple[Source, DateReading]], classify: Classify | None,
                pdf_backend: str, workers: int,
                on_page: OnPage | None) -> Iterator[tuple[Parsed | None, str | None]]:
     """(Parsed, error) per source, in order: in worker processes when there is enough to do."""
-    if not sources:
+    if not todo:
         return
+    sources = [source for source, _ in todo]
     if (workers < 2 or len(sources) < 2 or not _picklable(classify)
             or estimated_seconds(sources) < _POOL_MIN_SECONDS):
         classify = classify or default_classify()
-        for source in sources:
+        for source, reading in todo:
             yield _attempt(parse, source, reading, classify, pdf_backend, on_page)
         return
     # spawn: workers never inherit the open DuckDB connection or its threads, and are
@@ -399,10 +419,11 @@ def _parse_all(sources: list[Source], reading: DateReading, classify: Classify |
         # futures of our own, not pool.map's, which cancels them when stopped: Python 3.11's
         # pool then fails to mark a cancelled one broken, and prints that from its thread
         futures = [pool.submit(_parse_in_worker, source, reading, pdf_backend)
-                   for source in sources]
+                   for source, reading in todo]
+        futures.reverse()  # popped from the end in input order: a stored logbook is let go
         try:
-            for future in futures:
-                yield future.result()
+            while futures:
+                yield futures.pop().result()
                 done += 1
         except BrokenProcessPool as exc:  # a worker died (out of memory, killed)
             for _ in sources[done:]:

@@ -23,9 +23,9 @@ from .label import corrections, families
 from .models import Entry, LabelledEntry
 from .resources import QUERIES
 
-# DuckDB fetches an extension to read a file it knows the type of (a SQLite database): nothing
-# downloads at run time, and a logbook store needs none
-_OFFLINE = {"autoinstall_known_extensions": False, "autoload_known_extensions": False}
+# DuckDB would fetch its sqlite extension to open a SQLite file: told by its first bytes instead
+# (nothing downloads at run time; a config to forbid it would clash with a user's own connection)
+_SQLITE_HEADER = b"SQLite format 3\x00"
 DEFAULT_DB = "logbook.duckdb"
 VIEWS = QUERIES / "views"  # NAME.sql creates NAME; `-- reads: a, b` names what it reads
 
@@ -63,8 +63,10 @@ def connect(db: str | Path, read_only: bool = False,
     db = str(db)
     if (read_only or not create) and not Path(db).exists():
         raise FileNotFoundError(f"{db}: no such database (run `logbook ingest` first)")
+    if _starts_with(db, _SQLITE_HEADER):
+        raise StoreError(f"{db}: a SQLite database, not DuckDB; give --db a *.duckdb file")
     try:
-        con = duckdb.connect(db, read_only=read_only, config=_OFFLINE)
+        con = duckdb.connect(db, read_only=read_only)
     except duckdb.Error as exc:
         raise _open_error(db, str(exc)) from None
     try:
@@ -83,12 +85,18 @@ def connect(db: str | Path, read_only: bool = False,
         con.close()
 
 
+def _starts_with(path: str, header: bytes) -> bool:
+    try:
+        with open(path, "rb") as fh:
+            return fh.read(len(header)) == header
+    except OSError:  # not there yet, or a folder: DuckDB says what is wrong
+        return False
+
+
 def _check_is_store(con: duckdb.DuckDBPyConnection, db: str, read_only: bool) -> None:
     """Refuse a DuckDB file that holds other tables than ours (before adding any to it),
     and say what to do with one that holds none yet."""
-    tables = {row[0] for row in con.execute(
-        "SELECT table_name FROM information_schema.tables WHERE table_schema = 'main'"
-    ).fetchall()}
+    tables = {row[0] for row in sqlfiles.run(con, "store/tables").fetchall()}
     if "logbooks" in tables:
         return
     if tables:
@@ -105,9 +113,6 @@ def _open_error(db: str, error: str) -> StoreError:
     duckdb 2.0 says `Could not set lock on file "X": Conflicting lock is held
     in /usr/bin/python3.11 (PID 123)`; every other open failure is not a lock.
     """
-    if extension := re.search(r"(\w+?)(_scanner)?\.duckdb_extension\W+not found", error):
-        return StoreError(f"{db}: not a DuckDB database (DuckDB reads it as {extension[1]}); "
-                          "give --db a *.duckdb file")
     if not re.search(r"could not set lock|conflicting lock", error, re.IGNORECASE):
         return StoreError(f"{db}: cannot open database: {_reason(error)}")
     holder = re.search(r"held in (?P<program>.*?) \(PID (?P<pid>\d+)\)", error)

@@ -19,7 +19,7 @@ def make(db: Path, entries: int = 100_000, logbooks: int = 4) -> Path:
     with connect(db) as con:
         con.execute(f"""
         INSERT INTO logbooks SELECT 'big-' || i, 'synthetic', 'x', 'markdown', NULL, 'Big ' || i,
-               128, 8, now()::TIMESTAMP FROM range({logbooks}) t(i);
+               128, 8, now()::TIMESTAMP, NULL FROM range({logbooks}) t(i);
         INSERT INTO entries
         SELECT 'big-' || (i % {logbooks}), i // {logbooks} + 1, strftime(ts, '%Y-%m-%d %H:%M UTC'),
                ts::DATE, strftime(ts, '%H:%M'), 'UTC', ts, 'oncall-' || (i % 7),

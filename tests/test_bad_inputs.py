@@ -311,12 +311,12 @@ def _sqlite(path: Path) -> None:
     (_empty_duckdb, "empty.duckdb", "logbooks",
      "no logbooks stored yet (run `logbook ingest` first)"),
     (_sqlite, "runs.sqlite", "ingest",
-     "not a DuckDB database (DuckDB reads it as sqlite); give --db a *.duckdb file"),
+     "a SQLite database, not DuckDB; give --db a *.duckdb file"),
 ])
 def test_a_database_that_is_not_a_logbook_store_is_refused_untouched(
         tmp_path, make, name, command, said):
     """Another tool's DuckDB file gets none of our tables; a SQLite file is named as one,
-    offline (DuckDB would fetch an extension to read it)."""
+    by its header (DuckDB would fetch an extension to read it)."""
     db = tmp_path / name
     make(db)
     before = db.read_bytes()

@@ -138,7 +138,8 @@ def test_ingest_can_be_told_how_to_read_dates_no_other_date_settles(tmp_path, gi
 
 def test_an_unchanged_file_read_with_other_date_options_is_read_again(tmp_path):
     """The dates are a reading of the file: told another zone or day order, ingest parses
-    the same bytes again (and says so); told the same, it leaves the logbook as it is."""
+    the same bytes again (and says so). Options not given stay as the logbook was read, so
+    a folder ingested again without them keeps each logbook's zone."""
     notes = tmp_path / "standup.md"
     notes.write_text("### 03/07/2023 09:00\n\nall fine\n\n### 04/07/2023 10:00\n\nNCCL timeout\n")
     db = tmp_path / "x.duckdb"
@@ -160,5 +161,7 @@ def test_an_unchanged_file_read_with_other_date_options_is_read_again(tmp_path):
     assert ("read again: stored as read with --timezone UTC, now with --timezone UTC "
             "--dates day-first") in said
     assert stored() == ["2023-07-03 09:00", "2023-07-04 10:00"]
-    assert "read again" in ingest("--dates", "day-first")  # no zone now: times not in UTC
-    assert stored() == [None, None]
+    assert "unchanged" in ingest()  # nothing given: read as it was
+    said = ingest("--dates", "month-first")  # the zone stays
+    assert "now with --timezone UTC --dates month-first" in said
+    assert stored() == ["2023-03-07 09:00", "2023-04-07 10:00"]

@@ -330,6 +330,10 @@ def test_a_stand_up_answer_about_today_is_a_plan(classifier: Classifier) -> None
     assert not codes(classifier, standup) & {"health_check", "lr_change"}
     doubt = "- status 12 = retry exceeded, link problem, not us?\n- 08:40 resubmitted from 1500"
     assert "restart" in codes(classifier, doubt)
+    # a report's own question is no stand-up's: what it follows and precedes stays reported
+    asked = ("Node n07 died with Xid 79 and the job crashed at 03:00. What will we do next?\n"
+             "We restarted from step 41,000 at 04:10.")
+    assert {"hardware.gpu", "software.crash", "restart"} <= codes(classifier, asked)
 
 
 def test_an_entry_titled_as_plans_after_its_date_reports_nothing(classifier: Classifier) -> None:

@@ -142,8 +142,9 @@ def _disagreement(failures: int, mtbf_hours: float | None, stated: dict) -> str 
     events = reported_events(stated)
     when = (f"from {stated['reported_from']} to {stated['reported_to']}"
             if stated["reported_from"] else f"in {stated['reported_hours']:g} h")
+    said = " ".join(stated["reported_evidence"].split())[:80]  # one line, as a PDF wrapped it
     return (f"entries show {failures} stops; the notes report {events} {when} "
-            f"(\"{stated['reported_evidence'][:80]}\"): the entry-based MTBF is an upper bound")
+            f"(\"{said}\"): the entry-based MTBF is an upper bound")
 
 
 def _int(value: Any) -> int | None:

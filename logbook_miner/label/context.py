@@ -238,7 +238,7 @@ def aside_spans(text: str, titles: list[re.Pattern]) -> list[tuple[int, int]]:
         start, raw = lines[i]
         line = _unmarked(raw)
         # a paragraph's last sentence may title the list below it: "... Not optional. Plan:"
-        title = _LAST_SENTENCE.split(line)[-1] if line.endswith((":", "?")) else line
+        title = _LAST_SENTENCE.split(line)[-1] if line.endswith(":") else line
         colon = title.endswith(":") and len(title) <= _MAX_TITLE
         question = (title.endswith("?") and len(title) <= _MAX_TITLE
                     and not _LIST_ITEM.match(raw))  # (a list's item may doubt: "not us?")
