@@ -105,14 +105,14 @@ class Source:
 
     @property
     def label(self) -> str:
-        return str(self.paths[0].parent) if len(self.paths) > 1 else str(self.paths[0])
+        return readable(str(self.paths[0].parent if len(self.paths) > 1 else self.paths[0]))
 
     def sha256(self) -> str:
         digest = hashlib.sha256()
         for path in self.paths:
             regular_file(path)
             if len(self.paths) > 1:
-                digest.update(path.name.encode() + b"\0")
+                digest.update(os.fsencode(path.name) + b"\0")
             with path.open("rb") as fh:
                 for block in iter(lambda: fh.read(1 << 20), b""):
                     digest.update(block)
@@ -163,7 +163,13 @@ def find_sources(paths: Iterable[str | Path], name: str | None = None,
         return [Source(as_one, [f for f, _ in files])] if files else []
     if name and len(files) > 1:
         raise ArgumentError("`name` names one logbook; use `as_one` NAME to merge several files")
-    return [Source(name or f.stem, [f], in_folder) for f, in_folder in files]
+    return [Source(name or readable(f.stem), [f], in_folder) for f, in_folder in files]
+
+
+def readable(name: str) -> str:
+    """A file name as text the store and a terminal take: bytes that are not UTF-8 (a name
+    made on a Latin-1 system, "caf\\xe9.md") become U+FFFD; the file itself is still read."""
+    return name.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
 
 
 def _unlabelled(logbook: str) -> str:

@@ -89,3 +89,18 @@ def test_control_characters_in_names_never_reach_the_terminal(tmp_path):
         assert run.returncode == 0, run.stderr
         assert "\x1b" not in run.stdout and "\x07" not in run.stdout
         assert len(run.stdout.splitlines()) == 1
+
+
+def test_a_file_name_that_is_not_utf8_is_read_and_named_readably(tmp_path):
+    """A name made on a Latin-1 system ("caf\\xe9.md" in bytes) was an 'unexpected' DuckDB
+    error: the file is read, and its id and path show the byte as U+FFFD."""
+    folder = tmp_path / "notes"
+    folder.mkdir()
+    name = os.fsdecode(b"caf\xe9.md")  # a surrogate stands for the byte, as Python lists it
+    (folder / name).write_text(GOOD)
+    db = tmp_path / "x.duckdb"
+    for status in ("1 entry", "unchanged"):
+        run = logbook_cli("ingest", folder, "--db", db, "--no-label", timeout=60)
+        assert run.returncode == 0, run.stderr
+        assert run.stdout.startswith(f"caf\ufffd: {status}")
+    assert entry_counts(db) == {"caf\ufffd": 1}
