@@ -15,6 +15,7 @@ from click.testing import CliRunner
 from dataset_fixtures import build, rows
 
 from logbook_miner.cli import main
+from logbook_miner.dataset import card
 from logbook_miner.dataset.card import licence_for
 from logbook_miner.dataset.export import TABLES, export
 from logbook_miner.ingest import ingest
@@ -200,3 +201,25 @@ def test_names_cannot_inject_markup_into_the_card(tmp_path):
     assert "<img" not in page and "<b>" not in page
     assert "<code>x`y &lt;b&gt;z&lt;/b&gt;</code>" in page
     assert "&lt;img src=x onerror=alert(1)&gt;.md" in page
+
+
+@pytest.mark.parametrize("partition_by", [None, "logbook"])
+def test_an_export_stopped_before_its_card_runs_again(db, tmp_path, monkeypatch, partition_by):
+    """Ctrl-C (or a full disk) after the tables, before datapackage.json's final form: the
+    placeholder written first still marks the tables as an export's, so the rerun is not
+    refused as if they were someone else's, and it completes."""
+    out = tmp_path / "out"
+
+    def stopped(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    with monkeypatch.context() as patched:
+        patched.setattr(card, "write", stopped)
+        with pytest.raises(KeyboardInterrupt):
+            export(out, db=db, fmt="csv", partition_by=partition_by)
+    assert (out / "entries" if partition_by else out / "entries.csv").exists()
+    assert not (out / "README.md").exists()
+    export(out, db=db, fmt="csv", partition_by=partition_by)
+    assert (out / "README.md").exists()
+    package = json.loads((out / "datapackage.json").read_text())
+    assert {r["name"] for r in package["resources"]} == set(TABLES)

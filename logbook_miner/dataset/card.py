@@ -50,6 +50,15 @@ def package_name() -> str:
     return _yaml(SCHEMA_PATH)["name"]
 
 
+def write_placeholder(out: Path, targets: dict[str, Path]) -> None:
+    """A datapackage.json naming the tables about to be written, so that an export stopped
+    before `write` (Ctrl-C, a full disk) is still known as ours and can be run again."""
+    resources = [{"name": table, "path": path.relative_to(out).as_posix()}
+                 for table, path in targets.items()]
+    (out / FILES[0]).write_text(json.dumps({"name": package_name(), "resources": resources},
+                                           indent=2) + "\n", encoding="utf-8")
+
+
 def write(out: Path, fmt: str, tables: dict[str, tuple[Path, duckdb.DuckDBPyRelation]],
           partition_by: str | None = None) -> None:
     """Write OUT/datapackage.json and OUT/README.md for the tables just exported.

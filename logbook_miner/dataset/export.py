@@ -51,6 +51,7 @@ def export(out: str | Path, db: str | Path | None = None, fmt: str = "jsonl",
         earlier = set(_exported_files(out))
         _refuse_others(out, [*targets.values(), *(out / name for name in card.FILES)], earlier)
         out.mkdir(parents=True, exist_ok=True)  # only once there is something to export
+        card.write_placeholder(out, targets)
         for table, target in targets.items():
             rows = sqlfiles.text(EXPORT_QUERIES / f"{table}.sql")
             copy = {"path": str(target), "format": FORMATS[fmt]} | (
@@ -72,8 +73,8 @@ def _refuse_others(out: Path, targets: list[Path], earlier: set[Path]) -> None:
     README.md or datapackage.json, a table of the same name): `--out .` must not eat them."""
     ours = earlier | ({out / name for name in card.FILES} if earlier or _our_package(out)
                       else set())
-    theirs = [path for path in _table_files(targets)
-              if path.exists() and path not in ours]
+    theirs = [path for path in _table_files(targets)  # ours: listed, or in a listed folder
+              if path.exists() and not ours.intersection((path, *path.parents))]
     if theirs:
         named = ", ".join(str(p.relative_to(out)) for p in theirs[:3])
         raise ValueError(f"{out}: holds {named}{', ...' if len(theirs) > 3 else ''}, which no "
