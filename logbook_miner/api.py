@@ -50,7 +50,8 @@ class Store:
         """Read files into the store, one transaction per logbook; `label=False` skips spaCy.
 
         `dayfirst` says whether 04/03/2024 is 4 March (default: as each logbook's own dates
-        say). `progress` hears of each file done and each page of a PDF read in this process.
+        say). `progress` hears of each page of a PDF read in this process and, as each file
+        is done, of its final result (`Progress.file_done(result)`, in logbook_miner.ingest).
         """
         from .ingest import ingest, no_labels
         from .read import DEFAULT_PDF_BACKEND

@@ -148,7 +148,11 @@ def transaction(con: duckdb.DuckDBPyConnection) -> Iterator[None]:
 
 
 def _file_of(con: duckdb.DuckDBPyConnection) -> str:
-    return con.execute("PRAGMA database_list").fetchone()[2] or "database"
+    """The file of a connection whose commit just failed (asked, it may fail too)."""
+    try:
+        return con.execute("PRAGMA database_list").fetchone()[2] or "database"
+    except duckdb.Error:
+        return "database"
 
 
 def _reason(error: str) -> str:
