@@ -419,15 +419,19 @@ def simulate(gpus, usd_per_gpu_hour, mtbf_hours, mttr_hours, checkpoint_minutes,
 @click.option("--gold", required=True, type=click.Path(exists=True),
               help="Gold .jsonl file or a folder of them (TAXONOMY.md format).")
 @click.option("--logbook", "logbooks", multiple=True, help="Only this logbook (repeatable).")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table",
+              show_default=True, help="table to read; json (one object) for tools.")
+@click.option("--json", "as_json", is_flag=True,
+              help="Same as --format json (the flag of ../shared/eval/score.py).")
 @fail_cleanly
-def evaluate(db, gold, logbooks, as_json) -> None:
+def evaluate(db, gold, logbooks, fmt, as_json) -> None:
     """Score stored entries and labels against gold (the figures of eval/score.py)."""
     import json
 
     from .evaluate import format_report
 
     report = Store(db).eval(gold, logbooks or None)
+    as_json = as_json or fmt == "json"
     click.echo(json.dumps(report, indent=1) if as_json else format_report(report))
 
 

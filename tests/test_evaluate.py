@@ -24,10 +24,11 @@ def test_eval_matches_score_py_on_the_dev_gold(shared, tmp_path):
         [sys.executable, str(shared / "eval/score.py"), "--gold", str(shared / "gold"),
          "--pred", str(tmp_path / "out/entries.jsonl"), "--json"],
         capture_output=True, text=True, check=True).stdout
-    ours = CliRunner().invoke(main, ["eval", "--db", str(db), "--gold", str(shared / "gold"),
-                                     "--json"])
-    assert ours.exit_code == 0, ours.output
-    assert json.loads(ours.output) == json.loads(reference)
+    for flag in (["--json"], ["--format", "json"]):  # score.py's flag, and every command's
+        ours = CliRunner().invoke(main, ["eval", "--db", str(db), "--gold", str(shared / "gold"),
+                                         *flag])
+        assert ours.exit_code == 0, ours.output
+        assert json.loads(ours.output) == json.loads(reference)
 
 
 def test_eval_text_report_and_a_missing_gold(tmp_path):
