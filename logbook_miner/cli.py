@@ -361,7 +361,8 @@ def mtbf(db, logbook, by, confidence, fmt) -> None:
 
 
 @main.command(epilog=examples(
-    "logbook simulate --from-logbook ID --usd-per-gpu-hour 2 --checkpoint-minutes 180"))
+    "logbook simulate --from-logbook bloom-tr11-176b --usd-per-gpu-hour 2 "
+    "--checkpoint-minutes 180"))
 @click.option("--gpus", type=int,
               help="GPUs in the job (default: the logbook's, else assumed as "
                    "data/cost_assumptions.yaml says).")
