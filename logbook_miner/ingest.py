@@ -447,6 +447,8 @@ def _stop_now(pool: ProcessPoolExecutor) -> None:
     pool.shutdown(wait=False)
     for worker in workers:
         worker.kill()
+    for worker in workers:
+        worker.join(timeout=5)  # (SIGKILL: a moment, so the ingest leaves none behind)
 
 
 _worker_classify: Classify | None = None
