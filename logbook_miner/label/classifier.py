@@ -196,7 +196,9 @@ class Classifier:
             lines = [(rule, {"heading": [], "text": context.line_spans(
                 entry.text or "", rule.lines, rule.label_only)})
                      for rule in self.line_rules]
+            flat: dict[str, list[tuple[str, list[int]]]] = {}  # each field's normalised pieces
             for doc, (_, field, where) in pieces:
+                flat.setdefault(field, []).append((doc.text, where))
                 cues.extend(cue for cue in self._cues(doc, where, entry, field)
                             if not _inside(cue.label, asides)
                             and not counters.counted_none(cue.label.start, cue.label.end,
@@ -214,7 +216,8 @@ class Classifier:
                 labels += _new_codes(labels, self._recurred(refers[0], results))
             labels += _new_codes(labels, [lb for lb in mine_trends(entry)
                                           if not _inside(lb, asides)])
-            results.append(LabelledEntry(entry, labels, mine(entry), mine_rates(entry)))
+            whole = {field: parts[0] for field, parts in flat.items() if len(parts) == 1}
+            results.append(LabelledEntry(entry, labels, mine(entry), mine_rates(entry, whole)))
         return results
 
     def _recurred(self, refers: Label, earlier: list[LabelledEntry]) -> list[Label]:

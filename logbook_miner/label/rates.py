@@ -10,6 +10,7 @@ period ending at the entry's date). The vocabulary is `data/rates.yaml`.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from datetime import date, timedelta
 from functools import cache
@@ -64,8 +65,11 @@ def _vocabulary(path: Path = RATES_PATH) -> _Vocabulary:
     )
 
 
-def mine_rates(entry: Entry) -> list[Rate]:
-    """Every count or rate the entry's text states, with the hours it covers."""
+def mine_rates(entry: Entry,
+               normalised: Mapping[str, tuple[str, list[int]]] | None = None) -> list[Rate]:
+    """Every count or rate the entry's text states, with the hours it covers. A sentence a
+    PDF wrapped is one sentence: fields are read normalised (`wrapping.normalise`), as the
+    classifier has them already (`normalised`: field -> text and offsets) or made here."""
     vocab = _vocabulary()
     found: list[Rate] = []
     for field in ("heading", "text"):
@@ -73,7 +77,7 @@ def mine_rates(entry: Entry) -> list[Rate]:
         events = _possible_events(vocab, original)
         if not events:
             continue
-        text, where = normalise(original)  # a sentence wrapped by a PDF is one sentence
+        text, where = (normalised or {}).get(field) or normalise(original)
         previous = ""
         for sentence in _SENTENCE.finditer(text):
             for rate in _in_sentence(vocab, events, entry, field, sentence, previous):
