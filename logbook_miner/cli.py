@@ -13,7 +13,7 @@ import re
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TextIO
 
 import click
 
@@ -98,7 +98,7 @@ def fail_cleanly(command: Callable) -> Callable:
             click.echo(f"error: {exc}", err=True)
             sys.exit(EXIT_BAD_INPUT)
         except BrokenPipeError:  # `logbook ... | head` stopped reading: not an error
-            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            _stop_writing(sys.stdout)
             sys.exit(0)
         except OSError as exc:  # the environment said no (a read-only folder): not a bug
             where = f"{exc.filename}: " if exc.filename else ""
@@ -117,6 +117,12 @@ def fail_cleanly(command: Callable) -> Callable:
                        "(a bug: LOGBOOK_DEBUG=1 shows the traceback)", err=True)
             sys.exit(EXIT_BAD_INPUT)
     return wrapper
+
+
+def _stop_writing(stream: TextIO) -> None:
+    """A pipe closed by its reader (`| head`): what is still to be written goes nowhere,
+    so that neither a later write nor Python's exit flush raises BrokenPipeError."""
+    os.dup2(os.open(os.devnull, os.O_WRONLY), stream.fileno())
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
@@ -161,8 +167,9 @@ def ingest(paths, db, name, timezone, date_order, as_one, force, no_label, worke
                                    force=force, label=not no_label, workers=workers,
                                    pdf_backend=pdf_backend, follow_links=follow_links,
                                    dayfirst=_DAY_FIRST.get(date_order), progress=bars)
-    read = [r for r in results if r.status != "skipped"]  # (each result's line came as it
-    if not read:                                           # was done: _Bars.file_done)
+    # (each result's line was printed as it was done: _Bars.file_done)
+    read = [r for r in results if r.status != "skipped"]
+    if not read:
         from .read import SUPPORTED_SUFFIXES
 
         click.echo(f"error: {', '.join(paths)}: no supported files "
@@ -222,7 +229,7 @@ class _Bars:
             self._write(result.summary(), file=stream)
             stream.flush()  # a pipe or a CI log sees each line when it is true, not at the end
         except BrokenPipeError:  # `| head` stopped reading: the batch goes on, unheard
-            os.dup2(os.open(os.devnull, os.O_WRONLY), stream.fileno())
+            _stop_writing(stream)
 
 
 @main.command(epilog=examples(

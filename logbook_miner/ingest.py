@@ -141,9 +141,12 @@ def find_sources(paths: Iterable[str | Path], name: str | None = None,
             folders: list[str] = []
             for p in sorted(path.iterdir()):
                 if p.suffix.lower() not in SUPPORTED_SUFFIXES or not p.is_file():
-                    if not p.name.startswith("."):
-                        (folders if p.is_dir() else others if p.is_file() else []).append(
-                            p.name)
+                    if p.name.startswith("."):
+                        continue
+                    if p.is_dir():
+                        folders.append(p.name)
+                    elif p.is_file():
+                        others.append(p.name)
                     continue
                 if not follow_links and not p.resolve().is_relative_to(inside):
                     if skipped is not None:
@@ -229,9 +232,10 @@ class DateReading:
 
     @classmethod
     def from_described(cls, text: str) -> DateReading:
-        words = dict(zip(text.split()[::2], text.split()[1::2], strict=True))
-        dates_ = words.get("--dates")
-        return cls(words.get("--timezone"), None if dates_ is None else dates_ == "day-first")
+        words = text.split()
+        given = dict(zip(words[::2], words[1::2], strict=True))  # --flag value pairs
+        order = given.get("--dates")
+        return cls(given.get("--timezone"), None if order is None else order == "day-first")
 
     def over(self, stored: DateReading) -> DateReading:
         """The options given win; one not given stays as the logbook was read (a folder

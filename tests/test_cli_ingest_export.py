@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import json
+import shlex
+import subprocess
 
 import duckdb
 import pytest
 from click.testing import CliRunner
+from helpers import CLI, ROOT, entry_counts, logbook
 
 from logbook_miner.cli import main
 from logbook_miner.ingest import ingest, no_labels
@@ -226,3 +229,19 @@ def test_a_one_entry_logbook_is_counted_in_the_singular(run, tmp_path):
     assert stored.summary().startswith("notes: 1 entry, 1 dated, ")
     result = run("classify", "--db", db)
     assert result.exit_code == 0 and result.output == "notes: 1 entry relabelled\n"
+
+
+def test_ingest_piped_into_head_still_stores_every_file(tmp_path):
+    """Each file's line is printed as it is stored; once `head` has closed the pipe, the
+    rest of the batch is stored unheard (it used to stop at the first closed-pipe write)."""
+    folder = tmp_path / "notes"
+    folder.mkdir()
+    for i in range(5):
+        (folder / f"run{i}.md").write_text(logbook(3 + i, body=f"run {i} lost a GPU on node {i}"))
+    db = tmp_path / "x.duckdb"
+    command = " ".join(map(shlex.quote, [*CLI, "ingest", str(folder), "--db", str(db),
+                                         "--no-label"]))
+    done = subprocess.run(f"{command} | head -1", shell=True, cwd=ROOT, capture_output=True,
+                          text=True, timeout=120)
+    assert done.stdout.startswith("run0: 3 entries")
+    assert entry_counts(db) == {f"run{i}": 3 + i for i in range(5)}
