@@ -27,7 +27,8 @@ LICENCES_PATH = DATA / "licences.yaml"
 _TYPES = {"VARCHAR": "string", "INTEGER": "integer", "BIGINT": "integer", "DOUBLE": "number",
           "BOOLEAN": "boolean", "DATE": "date", "TIMESTAMP": "datetime"}
 _CSV_LIST = " (in CSV: a list written as [a, b])"
-FILES = ("datapackage.json", "README.md")  # what `write` puts beside the tables
+PACKAGE, CARD = "datapackage.json", "README.md"  # what `write` puts beside the tables
+FILES = (PACKAGE, CARD)
 
 
 @cache
@@ -55,7 +56,7 @@ def write_placeholder(out: Path, targets: dict[str, Path]) -> None:
     before `write` (Ctrl-C, a full disk) is still known as ours and can be run again."""
     resources = [{"name": table, "path": path.relative_to(out).as_posix()}
                  for table, path in targets.items()]
-    (out / FILES[0]).write_text(json.dumps({"name": package_name(), "resources": resources},
+    (out / PACKAGE).write_text(json.dumps({"name": package_name(), "resources": resources},
                                            indent=2) + "\n", encoding="utf-8")
 
 
@@ -86,9 +87,8 @@ def write(out: Path, fmt: str, tables: dict[str, tuple[Path, duckdb.DuckDBPyRela
         "resources": resources,
     }
     text = json.dumps(package, indent=2, ensure_ascii=False) + "\n"
-    package_file, card_file = (out / name for name in FILES)
-    package_file.write_text(text, encoding="utf-8")
-    card_file.write_text(card(spec, resources, rows, logbooks, labels), encoding="utf-8")
+    (out / PACKAGE).write_text(text, encoding="utf-8")
+    (out / CARD).write_text(card(spec, resources, rows, logbooks, labels), encoding="utf-8")
 
 
 def _records(rel: duckdb.DuckDBPyRelation) -> list[dict]:

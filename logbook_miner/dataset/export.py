@@ -84,7 +84,7 @@ def _refuse_others(out: Path, targets: list[Path], earlier: set[Path]) -> None:
 def _our_package(out: Path) -> dict | None:
     """OUT/datapackage.json, if an export wrote it (it carries our package name)."""
     try:
-        package = json.loads((out / "datapackage.json").read_text(encoding="utf-8"))
+        package = json.loads((out / card.PACKAGE).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
     return package if isinstance(package, dict) and package.get(
