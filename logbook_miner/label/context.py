@@ -117,11 +117,24 @@ def load_rules(path: Path) -> tuple[dict[str, Rule], list[dict], list[dict]]:
     for label, key in ((PSEUDO, "pseudo"), (CAUSE, "causal_links")):
         for pattern in data.get(key, []):
             patterns.append({"label": label, "pattern": pattern})
-    stops = [{"label": TERMINATE, "pattern": pattern} for pattern in data.get("terminators", [])]
+    categories = {rule.category for rule in rules.values()}
+    stops = [stop for terminator in data.get("terminators", [])
+             for stop in _stops(terminator, categories)]
     stops += [{"label": f"{TERMINATE}:{category}", "pattern": pattern}
               for category, group in data.get("category_terminators", {}).items()
               for pattern in group]
     return rules, patterns, stops
+
+
+def _stops(terminator: list | dict, categories: set[str]) -> list[dict]:
+    """A terminator's patterns: one ending every scope, or (`{pattern, not_for}`) one per
+    category it ends, for a clause that still belongs to some scopes ("Lina's group lost a
+    week because a checkpoint was corrupted": the cause is their story too)."""
+    if isinstance(terminator, list):
+        return [{"label": TERMINATE, "pattern": terminator}]
+    ended = sorted(categories - set(terminator["not_for"]))
+    return [{"label": f"{TERMINATE}:{category}", "pattern": terminator["pattern"]}
+            for category in ended]
 
 
 # a command or setting line (a code block's, whose fences the reader drops) right after a
