@@ -241,6 +241,27 @@ _COMPONENT_PHRASES = {
                                                *part],  # "trouble with the object store"
     "lost": lambda part, sh, states: [sh["lost"], sh["count"], *part],  # "lost two disks"
 }
+# what a part is held against: its peers or what it should do ("the others", "its siblings",
+# "line rate"), not another model ("slower than the H100s")
+_PEERS = [{"LOWER": {"IN": ["its", "the", "all", "every", "any"]}, "OP": "?"},
+          {"LOWER": {"IN": ["others", "other", "rest", "remaining", "median", "average", "mean",
+                            "siblings", "neighbours", "neighbors", "peers", "everyone", "line",
+                            "expected", "nominal", "rated"]}}]
+# a part that does its work slower than its peers or than it should (a row's `compared`):
+# "one GPU ran about 20% slower than its siblings", "GPU 2 on kn-d14 came in at 61% of the
+# others", "port 2 at 41% of line rate"
+_COMPARED_PHRASES = [
+    lambda part, sh: [*part, sh["which"], {"LOWER": {"IN": [
+        "is", "was", "are", "were", "'s", "ran", "runs", "running", "taking", "takes", "took",
+        "about", "approximately", "roughly", "much", "far", "consistently", "~"]}, "OP": "{0,3}"},
+        sh["value_or_not"], {"ORTH": "%", "OP": "?"},
+        {"LOWER": {"IN": ["slower", "lower", "longer", "behind", "weaker", "worse"]}},
+        {"LOWER": "than"}, *_PEERS],
+    lambda part, sh: [*part, sh["which"], {"LOWER": {"IN": [
+        "at", "only", "just", "about", "~", "running", "runs", "ran", "sits", "sat", "came", "in",
+        "is", "was"]}, "OP": "{1,3}"}, sh["value"], {"ORTH": "%", "OP": "?"}, {"LOWER": "of"},
+        *_PEERS],
+]
 
 
 def component_groups(rows: list[dict], shared: dict) -> dict[str, list[dict]]:
@@ -256,6 +277,8 @@ def component_groups(rows: list[dict], shared: dict) -> dict[str, list[dict]]:
         phrases = [name for name in _COMPONENT_PHRASES if name not in row.get("except", [])]
         tokens = [_COMPONENT_PHRASES[name](part, shared, states)
                   for part in row["parts"] for name in phrases]
+        tokens += [phrase(part, shared) for part in row.get("compared", [])
+                   for phrase in _COMPARED_PHRASES]
         groups.setdefault(row["code"], []).append(
             {"confidence": 0.85, "name": f"{row['code']}#component", "tokens": tokens,
              "inside": row.get("inside", [])})
