@@ -226,8 +226,10 @@ _COMPONENT_PHRASES = {
     # "one of the GPUs on node 12 stopped responding", "the Lustre mount went read-only"
     "stopped": lambda part, sh, states: [*part, sh["which"], sh["stopped"], sh["responding"]],
     "dropped": lambda part, sh, states: [*part, sh["which"], sh["dropped"], sh["out"]],
-    "became": lambda part, sh, states: [*part, sh["which"], sh["became"], sh["how_much"],
-                                         states],
+    "became": lambda part, sh, states: [*part, sh["which"], _AUXILIARY, sh["became"],
+                                         sh["how_much"], states],  # "the mount had gone stale"
+    # a note's terse state, without a verb: "Lustre MDS overloaded again", "gn-14 GPU 3 dead"
+    "terse": lambda part, sh, states: [*part, states],
     "died": lambda part, sh, states: [*part, sh["which"], sh["died"]],
     "timed_out": lambda part, sh, states: [*part, sh["which"], sh["timed"], sh["out"]],
     "clause": lambda part, sh, states: [*part, sh["relative"], sh["clause"], sh["died"]],
@@ -243,6 +245,7 @@ _COMPONENT_PHRASES = {
 }
 # what a part is held against: its peers or what it should do ("the others", "its siblings",
 # "line rate"), not another model ("slower than the H100s")
+_AUXILIARY = {"LOWER": {"IN": ["has", "had", "have", "'s", "'d"]}, "OP": "?"}
 _PEERS = [{"LOWER": {"IN": ["its", "the", "all", "every", "any"]}, "OP": "?"},
           {"LOWER": {"IN": ["others", "other", "rest", "remaining", "median", "average", "mean",
                             "siblings", "neighbours", "neighbors", "peers", "everyone", "line",
