@@ -17,6 +17,7 @@ def _codes(text: str) -> set[str]:
     ("Throughput 1.02M tokens/s instead of 1.12M.", "performance.throughput"),
     ("Since the maintenance step time is 1.12 s/it (was 0.98).", "performance.throughput"),
     ("It is running at 131 TFLOPs/GPU vs 149 for A0.", "performance.throughput"),
+    ("Node group B is at 2,150 tok/s/GPU against 3,300 on group A.", "performance.throughput"),
     ("| 14:02 | loss 2.03 -> 3.91 -> 2.11 | grad norm 0.4 |", "numerics.loss_spike"),
     ("the loss went from 6.3 to 9 to 6.7 within a hundred steps", "numerics.loss_spike"),
     ("tokens/s/GPU: 3,950 yesterday, 3,120 today, same config.", "performance.throughput"),
