@@ -28,7 +28,7 @@ from spacy.strings import StringStore, get_string_id
 from spacy.tokens import Doc, Span
 
 from ..resources import read_yaml
-from .ruler import optimise
+from .ruler import clue, optimise
 from .sentences import Sentences
 
 SPANS_KEY = "context"  # doc.spans: the triggers, pseudo-triggers and causal links
@@ -169,10 +169,15 @@ def load_recurrence(path: Path) -> Recurrence:
                       frozenset(data.get("recurrence_symptoms", ())), patterns)
 
 
-def load_aside_titles(path: Path) -> list[re.Pattern]:
+# a title regex, and the strings one of which every title it finds holds (ruler.clue)
+Title = tuple[re.Pattern, frozenset[str] | None]
+
+
+def load_aside_titles(path: Path) -> list[Title]:
     """context.yaml's `aside_sections`, case-insensitive: what a section's title says when it
     holds no report (plans, other groups' stories)."""
-    return _compiled(_read(path).get("aside_sections", []))
+    return [(regex, clue(regex.pattern))
+            for regex in _compiled(_read(path).get("aside_sections", []))]
 
 
 def _compiled(patterns: list[str]) -> list[re.Pattern]:
@@ -227,12 +232,18 @@ def _unmarked(line: str) -> str:
     return line.lstrip(" \t#*_>-").rstrip(" \t*_")
 
 
-def titled_as_aside(line: str, titles: list[re.Pattern]) -> bool:
-    """Whether a title (an entry's heading, or a line that stands as one) names an aside."""
-    return any(t.search(line) for t in titles)
+def titled_as_aside(line: str, titles: list[Title]) -> bool:
+    """Whether a title (an entry's heading, or a line that stands as one) names an aside.
+
+    A regex is run only on a title holding one of its clues: a substring test is much
+    cheaper, and most titles hold none. (On ASCII titles only, where case-folding is re's.)
+    """
+    folded = line.casefold() if line.isascii() else None
+    return any(regex.search(line) for regex, clues in titles
+               if folded is None or clues is None or any(map(folded.__contains__, clues)))
 
 
-def aside_spans(text: str, titles: list[re.Pattern]) -> list[tuple[int, int]]:
+def aside_spans(text: str, titles: list[Title]) -> list[tuple[int, int]]:
     """Character ranges of `text` inside sections titled as asides ("Future experiments:").
 
     A title is a line of its own: one ending in ':' owns the list it introduces (up to
@@ -255,8 +266,8 @@ def aside_spans(text: str, titles: list[re.Pattern]) -> list[tuple[int, int]]:
         colon = title.endswith(":") and len(title) <= _MAX_TITLE
         question = (title.endswith("?") and len(title) <= _MAX_TITLE
                     and not _LIST_ITEM.match(raw))  # (a list's item may doubt: "not us?")
-        heading = _heading_like(lines, i)
-        if not ((colon or question or heading) and titled_as_aside(title, titles)):
+        if not ((colon or question or _heading_like(lines, i))
+                and titled_as_aside(title, titles)):
             i += 1
             continue
         j = i + 1
