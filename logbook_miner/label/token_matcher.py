@@ -121,19 +121,18 @@ class _Pattern:
 
 
 class _Columns(dict):
-    """A doc's values of the attributes the specs test (attr id -> list), read at once and
-    made Python lists on first use (most docs need only LOWER and ORTH)."""
+    """A doc's values of the attributes the specs test (attr id -> list), each read from the
+    doc on first use: every doc needs the indexed ones (LOWER and ORTH), but only a doc in
+    five a flag a walk tests, and reading all nine at once cost three times as much."""
 
-    def __init__(self, doc: Doc, attrs: list[int]) -> None:
+    def __init__(self, doc: Doc) -> None:
         super().__init__()
+        self.doc = doc
         self.n = len(doc)
-        table = doc.to_array(attrs) if attrs else None
-        self._table = None if table is None else table.reshape(self.n, len(attrs))  # 1-D for one
-        self._column = {attr: i for i, attr in enumerate(attrs)}
         self._distinct: dict[int, set[int]] = {}
 
     def __missing__(self, attr: int) -> list[int]:
-        values = self[attr] = self._table[:, self._column[attr]].tolist()
+        values = self[attr] = self.doc.to_array(attr).tolist()
         return values
 
     def distinct(self, attr: int) -> set[int]:
@@ -156,7 +155,6 @@ class TokenMatcher:
     def __init__(self, strings: StringStore) -> None:
         self.strings = strings
         self.patterns: list[_Pattern] = []
-        self.attrs: list[int] = []  # the attributes the specs test
         self._specs: dict[str, _Spec] = {}
         # A requirement is a pattern's indexed segment of one token. By id: (pattern, segment,
         # index), and the words known to pass the index (all of them for a word list).
@@ -238,8 +236,6 @@ class TokenMatcher:
                 for predicate in _predicates(value):
                     attr_id, test, found = self._check(_ALIASES.get(attr, attr), predicate)
                     tests.append((attr_id, test))
-                    if attr_id not in self.attrs:
-                        self.attrs.append(attr_id)
                     index = index or found
             self._specs[key] = _Spec(tests, index)
         return self._specs[key]
@@ -278,7 +274,7 @@ class TokenMatcher:
         found: set[tuple[int, int, int]] = set()
         if not len(doc):
             return found
-        columns = _Columns(doc, self.attrs)
+        columns = _Columns(doc)
         viable = self._viable(self._present(columns))
         for pattern, tokens in zip(viable, self._anchors(viable, columns), strict=True):
             self._match(pattern, tokens, columns, found)
