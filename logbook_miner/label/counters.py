@@ -29,7 +29,10 @@ _VALUE = re.compile(rf"(?i)^([~<>]?\d[\d.,_ /%→>-]*[kmb%x]?|{_EMPTY}|ok)$")
 # a zero where a value stands (after ':', '=', '|', a leader of dots or a column's gap, or
 # a line's last word), or a check's pass: the lines to read. Each branch opens with a
 # character (the lookbehinds come after the first space), so that re skips ahead to one.
-_ZERO_VALUE = re.compile(r"(?im)(?:[:=|][ \t*\"]*|\.{3,} *| (?<=\S )[ ]+| (?<=[\w`\"] )(?=\S+\s*$))"
+# A line's last word is read whole (`\S++`: it can only end at its last character), not
+# backed off a character at a time after each space.
+_ZERO_VALUE = re.compile(r"(?im)(?:[:=|][ \t*\"]*|\.{3,} *| (?<=\S )[ ]+|"
+                         r" (?<=[\w`\"] )(?=\S++\s*$))"
                          rf"(?:\d+/)*(?:{_NONE})(?![\w.]|,\d)|\[(?:ok|pass)\]|[✅✓✔]")
 # a field of a report: "- **OOM kills:** 0", "NCCL timeouts = 0"
 _FIELD = re.compile(r"^[\s>*+-]*(?:\*\*)?(?P<name>[^\s:=*][^:=*]{0,60}?)\s*(?:\*\*\s*)?"
