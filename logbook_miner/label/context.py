@@ -208,7 +208,8 @@ def line_spans(text: str, patterns: list[re.Pattern],
                label_only: bool = False) -> list[tuple[int, int]]:
     """Character ranges of the lines of `text` that one of `patterns` matches at the start
     (with `label_only`, of what it matches)."""
-    if not _screen(tuple(patterns)).search(text):
+    at_start, after_line_end = _screens(tuple(patterns))
+    if not (at_start.match(text) or after_line_end.search(text)):
         return []
     spans, at = [], 0
     for line in text.split("\n"):
@@ -220,11 +221,16 @@ def line_spans(text: str, patterns: list[re.Pattern],
 
 
 @cache
-def _screen(patterns: tuple[re.Pattern, ...]) -> re.Pattern:
-    """One regex over a whole text that finds every line one of `patterns` matches (and maybe
-    more): most entries have no such line, and one search tells it."""
-    return re.compile("|".join(f"(?:{p.pattern})" for p in patterns),
-                      re.IGNORECASE | re.MULTILINE)
+def _screens(patterns: tuple[re.Pattern, ...]) -> tuple[re.Pattern, re.Pattern]:
+    """Two regexes that find every line one of `patterns` matches in a whole text (and maybe
+    more): most entries have no such line, and one pass tells it. The first is tried at the
+    text's start; the second reads a pattern's '^' as the line end before the line, which re
+    skips ahead to (it tries '^' at every character)."""
+    def joined(parts: Iterable[str]) -> re.Pattern:
+        return re.compile("|".join(f"(?:{part})" for part in parts), re.IGNORECASE | re.MULTILINE)
+
+    return joined(p.pattern for p in patterns), joined(
+        "\\n" + p.pattern[1:] if p.pattern.startswith("^") else p.pattern for p in patterns)
 
 
 def _unmarked(line: str) -> str:
