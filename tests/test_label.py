@@ -595,6 +595,17 @@ def test_context_writes_its_decision_on_each_cue(classifier: Classifier) -> None
     assert (dropped.rule.category, dropped.trigger.text) == ("NEGATED", "No")
 
 
+def test_cues_on_the_same_words_keep_their_own_decisions(classifier: Classifier) -> None:
+    """An operators' upgrade is not the team's dependency_change (rule 10), but the fault it
+    names stands: two cues on one span of words, two decisions (spaCy keeps a Span's
+    extension values per character range, which would give both the last one written)."""
+    doc = classifier.nlp("The admins upgraded the driver and the job crashes at init since.\n")
+    on_the_verb = {span.label_: span._.context for span in doc.spans["taxonomy"]
+                   if span.text == "upgraded the driver"}
+    assert on_the_verb["dependency_change"].rule.category == "OTHER_PROJECT"
+    assert on_the_verb["software.dependency"] is None
+
+
 def _sentences(name: str) -> list[tuple[str, str]]:
     """(sentence, code) pairs of a tests/ YAML file that maps codes to sentences."""
     data = yaml.safe_load((Path(__file__).parent / name).read_text(encoding="utf-8"))

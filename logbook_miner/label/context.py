@@ -416,8 +416,17 @@ def modifier(span: Span, kind: str, found: list[Scope]) -> Scope | None:
     return next((s for s in found if s.covers(span, kind)), None)
 
 
+def _decision(span: Span) -> Scope | None:
+    return (span.doc._.context_decisions or {}).get((span.start, span.end, span.label))
+
+
+# A Span's extension values are kept per character range, so two cues on the same words
+# ("upgraded the driver": a dependency_change and a software.dependency) would share one; the
+# decisions are kept on the doc per cue instead, and `span._.context` reads its own.
+if not Doc.has_extension("context_decisions"):
+    Doc.set_extension("context_decisions", default=None)
 if not Span.has_extension("context"):
-    Span.set_extension("context", default=None)
+    Span.set_extension("context", getter=_decision)
 
 
 class ConText:
@@ -442,8 +451,9 @@ class ConText:
 
     def __call__(self, doc: Doc) -> Doc:
         found = scopes(doc, self.rules, self.own_size)
-        for span in doc.spans.get(self.cues_key, []):
-            span._.context = modifier(span, self.kinds[span.label_], found)
+        doc._.context_decisions = {
+            (span.start, span.end, span.label): modifier(span, self.kinds[span.label_], found)
+            for span in doc.spans.get(self.cues_key, [])}
         return doc
 
 
