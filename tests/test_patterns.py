@@ -247,3 +247,13 @@ def test_every_data_pattern_is_matched_without_spacys_matcher() -> None:
 @pytest.mark.parametrize("path", [TAXONOMY_PATH, CONTEXT_PATH])
 def test_no_rule_group_says_a_key_twice(path: Path) -> None:
     yaml.load(path.read_text(encoding="utf-8"), Loader=_UniqueKeyLoader)
+
+
+def test_a_terminator_carried_by_an_unknown_category_is_refused(tmp_path: Path) -> None:
+    """A misspelt category would silently make the terminator end every scope."""
+    data = yaml.safe_load(CONTEXT_PATH.read_text(encoding="utf-8"))
+    data["terminators"].append({"pattern": [{"LOWER": "whilst"}], "carried_by": ["OTHER_PROJCT"]})
+    path = tmp_path / "context.yaml"
+    path.write_text(yaml.safe_dump(data), encoding="utf-8")
+    with pytest.raises(ValueError, match=r"context\.yaml: .*\['OTHER_PROJCT'\]"):
+        context.load_rules(path)

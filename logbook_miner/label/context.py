@@ -119,22 +119,27 @@ def load_rules(path: Path) -> tuple[dict[str, Rule], list[dict], list[dict]]:
             patterns.append({"label": label, "pattern": pattern})
     categories = {rule.category for rule in rules.values()}
     stops = [stop for terminator in data.get("terminators", [])
-             for stop in _stops(terminator, categories)]
+             for stop in _stops(terminator, categories, path)]
     stops += [{"label": f"{TERMINATE}:{category}", "pattern": pattern}
               for category, group in data.get("category_terminators", {}).items()
               for pattern in group]
     return rules, patterns, stops
 
 
-def _stops(terminator: list | dict, categories: set[str]) -> list[dict]:
-    """A terminator's patterns: one ending every scope, or (`{pattern, not_for}`) one per
-    category it ends, for a clause that still belongs to some scopes ("Lina's group lost a
-    week because a checkpoint was corrupted": the cause is their story too)."""
+def _stops(terminator: list | dict, categories: set[str], path: Path) -> list[dict]:
+    """A terminator's patterns: one ending every scope, or (`{pattern, carried_by}`) one per
+    category, which for the categories named ends only what lies before it: their forward
+    scopes go on past it, for a clause that still belongs to them ("Lina's group lost a week
+    because a checkpoint was corrupted": the cause is their story too; "our job crashed
+    because another team's job filled /scratch" is still our crash)."""
     if isinstance(terminator, list):
         return [{"label": TERMINATE, "pattern": terminator}]
-    ended = sorted(categories - set(terminator["not_for"]))
-    return [{"label": f"{TERMINATE}:{category}", "pattern": terminator["pattern"]}
-            for category in ended]
+    carried = set(terminator["carried_by"])
+    if unknown := carried - categories:
+        raise ValueError(f"{path}: a terminator is carried_by unknown categories "
+                         f"{sorted(unknown)} (known: {sorted(categories)})")
+    return [{"label": f"{TERMINATE}{'<' if category in carried else ':'}{category}",
+             "pattern": terminator["pattern"]} for category in sorted(categories)]
 
 
 # a command or setting line (a code block's, whose fences the reader drops) right after a
@@ -357,19 +362,20 @@ def scopes(doc: Doc, rules: dict[str, Rule], own_size: str | None = None) -> lis
         parens = [(o, c) for o, c in parentheses[sent.start] if not o <= trig.start <= c]
         in_sentence = stops[bisect_left(stop_starts, sent.start):
                             bisect_left(stop_starts, sent.end)]
-        ends = [(a, b) for a, b, label in in_sentence
-                if label in (TERMINATE, f"{TERMINATE}:{rule.category}")
+        behind = f"{TERMINATE}<{rule.category}"  # ends only what lies before it
+        ends = [(a, b, label != behind) for a, b, label in in_sentence
+                if label in (TERMINATE, f"{TERMINATE}:{rule.category}", behind)
                 and not any(o <= a <= c for o, c in parens)]
         start, end = trig.start, trig.end
         if rule.direction != "backward":
-            end = min([sent.end, *(a for a, _ in ends if a >= trig.end)])
+            end = min([sent.end, *(a for a, _, ahead in ends if ahead and a >= trig.end)])
             if rule.max_scope is not None:
                 end = min(end, trig.end + rule.max_scope)
             if rule.explains:  # "we suspect the OOM is related to X": the OOM happened
                 start = min((c.start for c in causes if trig.end <= c.start < end),
                             default=start)
         if rule.direction != "forward":
-            start = max([sent.start, *(b for _, b in ends if b <= trig.start)])
+            start = max([sent.start, *(b for _, b, _ in ends if b <= trig.start)])
             if rule.max_scope is not None:
                 start = max(start, trig.start - rule.max_scope)
         for o, c in sorted(parens):  # the scope goes on after a parenthesis, without it
