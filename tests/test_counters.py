@@ -64,10 +64,13 @@ def test_a_zero_said_before_what_it_counts() -> None:
     assert named("job RUNNING, 0 requeues, 0 NaNs") == ["requeues", "NaNs"]
     assert named("- 0 resubmits since Wed\nwe saw zero spikes") == ["resubmits", "spikes"]
     assert named("quiet night\n- 0 requeues\n  0 NaNs") == ["requeues", "NaNs"]
-    # what it counts in a few words, up to the last counted noun; a sentence opens a count
+    # what it counts in a few words, up to the first counted noun; a sentence opens a count
     assert named("MFU 37.6%. 0 node failures, 0 GPU errors since Tue") == [
         "node failures", "GPU errors"]
     assert named("we saw 0 loss spikes but the node failed") == ["loss spikes"]
+    # ... and no further: what comes after the counted noun is the line's own news
+    assert named("Night shift: 0 OOMs ECC errors on node 7") == ["OOMs"]
+    assert named("we saw zero NaNs and zero spikes") == ["NaNs", "spikes"]
 
 
 def test_a_field_that_says_none_names_what_was_not_done() -> None:

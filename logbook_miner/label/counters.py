@@ -12,8 +12,6 @@ from __future__ import annotations
 
 import re
 
-from spacy.lang.en.stop_words import STOP_WORDS
-
 # a cell that says nothing ("-" and "n/a" are a table's empty cell), and a zero or an empty
 # value ("[]" and "null" are a JSON one; "ok" says a check found nothing)
 _EMPTY = r"none|nothing|nil|n/a|[-–—]"
@@ -42,8 +40,8 @@ _FIELD = re.compile(r"^[\s>*+-]*(?:\*\*)?(?P<name>[^\s:=*][^:=*]{0,60}?)\s*(?:\*
 # "job RUNNING, 0 requeues", "- 0 resubmits since Wed", "saw zero NaNs", "MFU 37.6%. 0 node
 # failures" (not an id: "rank 0 crashes", "GPU 0 fell off"); the zero is found first (it is
 # rare), then what stands before it on its line
-_ZERO_BEFORE = re.compile(
-    r"(?i)(?<![\w.])(?:0|zero)[ \t]+(?P<name>[a-z][\w-]*(?:[ \t]+[a-z][\w-]*){0,2})")
+_ZERO_BEFORE = re.compile(r"(?i)(?<![\w.])(?:0|zero)[ \t]+"
+                          r"(?P<name>[a-z][\w-]*(?:[ \t]+(?!(?:0|zero)\b)[a-z][\w-]*){0,2})")
 _WORD = re.compile(r"[\w-]+")
 _COUNT_OPENS = re.compile(r"(?im)(?:^[ \t>*+-]*|[,;(:|·][ \t]*|[.!?][ \t]+"
                           r"|\b(?:and|with|had|has|saw|see|got)[ \t]+)$")
@@ -100,15 +98,12 @@ def zero_spans(text: str) -> list[Span]:
 
 
 def _counted_name(found: re.Match[str]) -> Span | None:
-    """What a zero counts: its words up to the last counted noun before a function word
-    ("loss spikes" in "0 loss spikes but ..."), or None if there is none."""
-    end = None
+    """What a zero counts: its words up to the first counted noun ("node failures" in "0 node
+    failures since Tuesday"; "loss" is no plural), or None if none of them is one."""
     for word in _WORD.finditer(found["name"]):
-        if word[0].lower() in STOP_WORDS:
-            break
-        if _COUNTED.search(word[0]):
-            end = word.end()
-    return None if end is None else (found.start("name"), found.start("name") + end)
+        if _COUNTED.search(word[0]) and not word[0].lower().endswith("ss"):
+            return found.start("name"), found.start("name") + word.end()
+    return None
 
 
 def counted_none(start: int, end: int, spans: list[Span]) -> bool:
