@@ -222,6 +222,12 @@ def variable_groups(rows: list[dict], set_verb: dict) -> dict[str, list[dict]]:
     return groups
 
 
+_AUXILIARY = {"LOWER": {"IN": ["has", "had", "have", "'s", "'d"]}, "OP": "?"}  # "had gone"
+# what may follow a state said without a verb, so that it is the part's state and not a
+# word naming something ("Lustre MDS overloaded again", not "the /scratch full backup")
+_AFTER_A_STATE = {"LOWER": {"IN": [".", ",", ";", ":", "!", "?", "(", "-", "—", "\n", "again",
+                                   "since", "now", "today", "overnight", "all", "and", "at",
+                                   "on", "for", "after", "this", "until"]}}
 _COMPONENT_PHRASES = {
     # "one of the GPUs on node 12 stopped responding", "the Lustre mount went read-only"
     "stopped": lambda part, sh, states: [*part, sh["which"], sh["stopped"], sh["responding"]],
@@ -229,7 +235,7 @@ _COMPONENT_PHRASES = {
     "became": lambda part, sh, states: [*part, sh["which"], _AUXILIARY, sh["became"],
                                          sh["how_much"], states],  # "the mount had gone stale"
     # a note's terse state, without a verb: "Lustre MDS overloaded again", "gn-14 GPU 3 dead"
-    "terse": lambda part, sh, states: [*part, states],
+    "terse": lambda part, sh, states: [*part, states, _AFTER_A_STATE],
     "died": lambda part, sh, states: [*part, sh["which"], sh["died"]],
     "timed_out": lambda part, sh, states: [*part, sh["which"], sh["timed"], sh["out"]],
     "clause": lambda part, sh, states: [*part, sh["relative"], sh["clause"], sh["died"]],
@@ -243,13 +249,12 @@ _COMPONENT_PHRASES = {
                                                *part],  # "trouble with the object store"
     "lost": lambda part, sh, states: [sh["lost"], sh["count"], *part],  # "lost two disks"
 }
-# what a part is held against: its peers or what it should do ("the others", "its siblings",
-# "line rate"), not another model ("slower than the H100s")
-_AUXILIARY = {"LOWER": {"IN": ["has", "had", "have", "'s", "'d"]}, "OP": "?"}
+# what a part is held against: its peers ("the others", "its siblings", "the median") or its
+# line rate; not another model ("slower than the other partition's H100s"), nor what was
+# expected of all of them ("slower than expected with bf16")
 _PEERS = [{"LOWER": {"IN": ["its", "the", "all", "every", "any"]}, "OP": "?"},
-          {"LOWER": {"IN": ["others", "other", "rest", "remaining", "median", "average", "mean",
-                            "siblings", "neighbours", "neighbors", "peers", "everyone", "line",
-                            "expected", "nominal", "rated"]}}]
+          {"LOWER": {"IN": ["others", "rest", "remaining", "median", "average", "mean",
+                            "siblings", "neighbours", "neighbors", "peers", "everyone", "line"]}}]
 # a part that does its work slower than its peers or than it should (a row's `compared`):
 # "one GPU ran about 20% slower than its siblings", "GPU 2 on kn-d14 came in at 61% of the
 # others", "port 2 at 41% of line rate"
