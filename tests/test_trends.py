@@ -35,6 +35,7 @@ def test_a_measure_that_moved_the_bad_way_is_a_fault(text: str, code: str) -> No
     "If tok/s drops from 400k to 300k the watchdog restarts the job.",  # what would happen
     "LR 3e-4 -> 1e-4 from step 2,000 on",  # a setting, not a measure
     "ran on 16 nodes instead of 32",
+    "weak scaling: 1,150 tok/s/GPU against 2,048 GPUs",  # a count of GPUs, not an old rate
     "1.1M tok/s this morning, 1.2M now",  # faster
     "from epoch 2 to epoch 5 the loss fell",  # a counter, not a time
 ])
