@@ -274,8 +274,8 @@ class Classifier:
 
 def _pieces(entries: list[Entry]) -> Iterator[tuple[str, tuple[int, str, list[int], str]]]:
     """(normalised text, (entry index, field, offsets, the text again)) per piece of each
-    field, lazily: the text is handed on as well, as `doc.text` would build it anew token
-    by token (a tenth of all the classifier's time).
+    field, lazily: the text is handed on as well, as `doc.text` would build it anew from a
+    Token object for each token.
 
     A field longer than _PIECE_CHARS is cut at line ends into pieces, so the
     tokens of a 100 MB pasted log are never all in memory at once.

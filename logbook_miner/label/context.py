@@ -237,9 +237,10 @@ def line_spans(text: str, patterns: list[re.Pattern],
 @cache
 def _screens(patterns: tuple[re.Pattern, ...]) -> tuple[re.Pattern, re.Pattern]:
     """Two regexes that find every line one of `patterns` matches in a whole text (and maybe
-    more): most entries have no such line, and one pass tells it. The first is tried at the
-    text's start; the second reads a pattern's '^' as the line end before the line, which re
-    skips ahead to (it tries '^' at every character)."""
+    more; not a pattern that looks past its line's end, which none of context.yaml's does):
+    most entries have no such line, and one pass tells it. The first is tried at the text's
+    start; the second reads a pattern's '^' as the line end before the line, which re skips
+    ahead to (it tries '^' at every character)."""
     def joined(parts: Iterable[str]) -> re.Pattern:
         return re.compile("|".join(f"(?:{part})" for part in parts), re.IGNORECASE | re.MULTILINE)
 
