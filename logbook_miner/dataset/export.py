@@ -113,8 +113,10 @@ def _exported_files(out: Path) -> Iterator[Path]:
 def _table_files(targets: list[Path]) -> Iterator[Path]:
     """The files of each target: itself, or those in its folder (a partitioned table's)."""
     for target in targets:
-        yield from (p for p in target.rglob("*") if not p.is_dir()) if target.is_dir() else [
-            target]
+        if target.is_dir():
+            yield from (p for p in target.rglob("*") if not p.is_dir())
+        else:
+            yield target
 
 
 def _remove(files: list[Path], out: Path, on_remove: Callable[[Path], None] | None) -> None:
