@@ -34,6 +34,7 @@ from . import context, counters
 from .consequences import Consequences
 from .cues import FIELDS, Cue, Rule
 from .generated_cues import component_groups, edit_group, variable_groups, variant_group
+from .learned import LAYER_PATH, LearnedLayer
 from .numbers import mine
 from .rates import mine_rates
 from .ruler import optimise  # also registers the "anchored_span_ruler" factory
@@ -158,8 +159,11 @@ def _taxonomy_rules(taxonomy: dict) -> tuple[dict[str, Rule], list[dict]]:
 class Classifier:
     """Labels entries with taxonomy codes; build once, then call `classify` on batches."""
 
-    def __init__(self, taxonomy_path: Path | None = None, context_path: Path | None = None):
+    def __init__(self, taxonomy_path: Path | None = None, context_path: Path | None = None,
+                 layer_path: Path | None = LAYER_PATH):
+        """`layer_path=None`: the rules alone, without the learned layer (learned.py)."""
         context_path = context_path or CONTEXT_PATH
+        self.layer = LearnedLayer(layer_path) if layer_path else None
         self.nlp = _blank_pipeline()
         self.nlp.add_pipe("sentences")  # sentencizer's starts and line ends (sentences.py)
         taxonomy = read_yaml(taxonomy_path or TAXONOMY_PATH)
@@ -216,6 +220,9 @@ class Classifier:
                 labels += _new_codes(labels, self._recurred(refers[0], results))
             labels += _new_codes(labels, [lb for lb in mine_trends(entry)
                                           if not _inside(lb, asides)])
+            learned = self.layer.added(entry, labels) if self.layer else []
+            if learned:
+                labels = in_kind_order([*labels, *learned])
             whole = {field: parts[0] for field, parts in flat.items() if len(parts) == 1}
             results.append(LabelledEntry(entry, labels, mine(entry), mine_rates(entry, whole)))
         return results

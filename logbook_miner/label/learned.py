@@ -1,0 +1,116 @@
+"""A learned layer over the rules: codes a linear model is sure of, added to the rules' own.
+
+The rules miss events told in words no pattern names; a logistic regression per code, over
+an entry's words (and word pairs) and the codes the rules gave it, catches some of them.
+It only adds: a code the rules gave stays, and the model adds one only when it is sure
+(its chance above the threshold chosen in training for the code's kind; a kind whose
+additions cost the rules' dev figures is left out of the layer). Its evidence is the word
+or word pair of the entry that speaks most for the code. `benchmarks/learned_layer.py`
+trains it on the project's own written tune logbooks (never on ../shared, whose texts are
+their authors') and writes `data/learned_layer.npz`; it reports what the layer adds on
+logbooks it did not see.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import re
+from collections.abc import Iterable
+from pathlib import Path
+
+import numpy as np
+from spacy.lang.en.stop_words import STOP_WORDS
+
+from ..models import FAULT, INTERVENTION, Entry, Label
+from ..resources import DATA
+from .cues import FIELDS
+
+LAYER_PATH = DATA / "learned_layer.npz"
+_WORD = re.compile(r"[a-z][a-z0-9_\-]+")  # in lowercased text
+_WORD_ANY_CASE = re.compile(r"[A-Za-z][A-Za-z0-9_\-]+")
+
+
+def words(entry: Entry) -> set[str]:
+    """The lowercased words of the entry's heading and text but stop words ("its", "the"),
+    and each pair of them adjacent once stop words are left out ("replaced node")."""
+    found: set[str] = set()
+    for field in FIELDS:
+        tokens = [word for word in _WORD.findall((getattr(entry, field) or "").lower())
+                  if word not in STOP_WORDS]
+        found.update(tokens)
+        found.update([f"{first} {second}" for first, second in itertools.pairwise(tokens)])
+    return found
+
+
+def features(found_words: Iterable[str], rule_codes: Iterable[str]) -> list[str]:
+    """What the model reads: the entry's words and word pairs and the codes the rules gave."""
+    return [*found_words, *(f"rule:{code}" for code in rule_codes)]
+
+
+def where(entry: Entry, word: str) -> tuple[str, int, int] | None:
+    """Where a word or word pair of `words(entry)` first occurs: (field, start, end)."""
+    for field in FIELDS:
+        previous = None
+        for match in _WORD_ANY_CASE.finditer(getattr(entry, field) or ""):
+            token = match.group().lower()
+            if token in STOP_WORDS:
+                continue
+            if token == word:
+                return field, match.start(), match.end()
+            if previous and f"{previous[0]} {token}" == word:
+                return field, previous[1], match.end()
+            previous = token, match.start()
+    return None
+
+
+class LearnedLayer:
+    """A logistic regression per code, read from `path` (written by benchmarks/learned_layer.py)."""
+
+    def __init__(self, path: Path = LAYER_PATH) -> None:
+        with np.load(path, allow_pickle=False) as layer:
+            self.codes: list[str] = layer["codes"].tolist()
+            # one row per feature, one column per code
+            self.weights: np.ndarray = layer["weights"].astype(np.float32)
+            self.bias: np.ndarray = layer["bias"]
+            thresholds = layer["thresholds"].astype(np.float64)
+            self.cutoffs = np.log(thresholds / (1 - thresholds))  # the scores they stand for
+            self.trained_on: dict = json.loads(str(layer["trained_on"]))
+            self.index = {name: i for i, name in enumerate(layer["features"].tolist())}
+
+    def added(self, entry: Entry, labels: list[Label]) -> list[Label]:
+        """Labels for the codes the model is sure of and the rules did not give."""
+        found = words(entry)
+        have = {lb.code for lb in labels}
+        present = self._present(features(found, have))
+        scores = self.weights.take(present, axis=0).sum(axis=0) + self.bias
+        sure = np.flatnonzero(scores > self.cutoffs)
+        added = []
+        for column in sure.tolist():
+            code = self.codes[column]
+            if code in have:
+                continue
+            evidence = self._evidence(found, column)
+            place = evidence and where(entry, evidence)
+            if not place:
+                continue
+            field, start, end = place
+            added.append(Label(
+                kind=FAULT if "." in code else INTERVENTION, code=code,
+                evidence=(getattr(entry, field) or "")[start:end], field=field,
+                start=start, end=end, source="learned:layer",
+                confidence=round(float(1 / (1 + np.exp(-scores[column]))), 3)))
+        return added
+
+    def _present(self, names: Iterable[str]) -> list[int]:
+        return [row for row in map(self.index.get, names) if row is not None]
+
+    def _evidence(self, found: set[str], column: int) -> str | None:
+        """The entry's word or word pair with the largest positive weight for the code (the
+        first in alphabetical order on ties)."""
+        best, best_weight = None, 0.0
+        for word in sorted(found):
+            row = self.index.get(word)
+            if row is not None and self.weights[row, column] > best_weight:
+                best, best_weight = word, float(self.weights[row, column])
+        return best

@@ -1,0 +1,66 @@
+"""The learned layer (label/learned.py): codes a linear model is sure of, added to the rules'."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+
+import pytest
+
+from logbook_miner.label.classifier import Classifier
+from logbook_miner.label.learned import LearnedLayer
+from logbook_miner.read import read
+from logbook_miner.segment.entries import segment
+
+BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
+WRITTEN = BENCHMARKS / "written_logbooks"
+
+
+@pytest.fixture(scope="module")
+def classifier() -> Classifier:
+    return Classifier()
+
+
+@pytest.fixture(scope="module")
+def rules_alone() -> Classifier:
+    return Classifier(layer_path=None)
+
+
+def _check_logbooks() -> tuple[str, ...]:
+    spec = importlib.util.spec_from_file_location("labels", BENCHMARKS / "labels.py")
+    labels = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(labels)
+    return labels.CHECK
+
+
+@pytest.mark.parametrize("name", ["synth-tpu-v5e-jax-log", "synth-hackathon-sprint"])
+def test_the_layer_adds_codes_the_rules_missed_and_keeps_theirs(
+    name: str, classifier: Classifier, rules_alone: Classifier
+) -> None:
+    """On written tune logbooks (the layer's training text), what it adds is in the gold,
+    stands on the entry's own words, and nothing the rules gave is lost."""
+    gold = [json.loads(line) for line in (WRITTEN / f"{name}.jsonl").open(encoding="utf-8")]
+    gold_codes = {g["heading"].strip(): set(g["faults"]) | set(g["interventions"]) for g in gold}
+    entries = segment(read(WRITTEN / f"{name}.md"))
+    added = []
+    for with_layer, alone in zip(classifier.classify(entries), rules_alone.classify(entries),
+                                 strict=True):
+        assert set(alone.labels) <= set(with_layer.labels)
+        for label in set(with_layer.labels) - set(alone.labels):
+            assert label.source == "learned:layer"
+            assert label.code not in {lb.code for lb in alone.labels}
+            assert getattr(with_layer.entry, label.field)[label.start:label.end] == label.evidence
+            assert label.confidence > 0.5
+            added.append((with_layer.entry.heading.strip(), label.code))
+    assert len(added) >= 8
+    assert all(code in gold_codes[heading] for heading, code in added)
+
+
+def test_the_shipped_layer_was_trained_on_the_written_tune_logbooks() -> None:
+    """benchmarks/learned_layer.py --write must be run again when the tune logbooks change."""
+    check = set(_check_logbooks())
+    tune = [path for path in WRITTEN.glob("*.jsonl") if path.stem not in check]
+    entries = sum(1 for path in tune for _ in path.open(encoding="utf-8"))
+    assert LearnedLayer().trained_on["logbooks"] == len(tune)
+    assert LearnedLayer().trained_on["entries"] <= entries
