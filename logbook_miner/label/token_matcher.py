@@ -58,7 +58,7 @@ _FEW_VALUES = {IDS[name] for name in _FLAG_ATTRS} | {SENT_START}  # attributes o
 _GLOBAL_FLAGS = re.compile(r"\(\?([aiLmsux]+)\)")  # "(?i)" opening a regex
 _REGEX_GROUP = 4  # regexes joined to test a new word at once
 _ALL_TRUE = np.uint64(0x0101010101010101)  # eight True booleans read as one uint64
-_RegexGroup = list[tuple["_Index", int]]  # (a regex's index, the bits of its requirements)
+_RegexGroup = list[tuple["_Index", int]]  # (a regex's index, its requirement bit or 0)
 
 
 class Unsupported(ValueError):
@@ -197,16 +197,17 @@ class TokenMatcher:
         self.strings = strings
         self.patterns: list[_Pattern] = []
         self._specs: dict[str, _Spec] = {}
-        # A requirement is a pattern's indexed segment of one token. By id: (pattern, segment,
-        # index).
-        self._requirements: list[tuple[int, int, _Index]] = []
+        # A requirement is the index of a pattern's segment of exactly one token; its id (a bit)
+        # is shared by all the patterns that require it.
+        self._requirements: dict[_Index, int] = {}
+        self._listed: dict[tuple[int, frozenset[int]], _Index] = {}  # one index per word list
         self._anchored: list[_Pattern] = []  # the patterns with requirements
         # their requirements, a row each (padded), and their anchors (see _table)
         self._required: tuple[np.ndarray, np.ndarray] | None = None
         self._scan: list[_Pattern] = []  # patterns with no requirement, tried in every doc
-        # per attr: the requirements of each listed word, and those with a regex
+        # per attr: the requirements of each listed word, and every regex, with its bit
         self._words: dict[int, dict[int, int]] = {}  # word -> the bits of its requirements
-        self._regexes: dict[int, dict[_Index, list[int]]] = {}  # every regex -> its requirements
+        self._regexes: dict[int, dict[_Index, int]] = {}  # regex -> its bit (0: not required)
         self._regex_tests: dict[tuple[int, str], _Index] = {}  # one index per (attr, regex)
         # per (attr, a word's first character): the regexes a word beginning with it can pass,
         # in small groups, each joined into one regex finding any of them, so that a new word
@@ -221,12 +222,10 @@ class TokenMatcher:
     def add(self, key: int, pattern: list[dict]) -> None:
         """Compile a token pattern (raises Unsupported if spaCy must match it instead)."""
         segments = tuple(seg for spec in pattern for seg in self._segments(spec))
-        number, required = len(self.patterns), []
-        for n, (spec, lo, hi) in enumerate(segments):
-            if lo == hi == 1 and spec is not None and spec.index is not None:
-                self._require(number, n, spec.index)
-                required.append(len(self._requirements) - 1)
-        anchor = min(required, key=lambda r: self._requirements[r][2].rarity, default=-1)
+        indexes = list(dict.fromkeys(spec.index for spec, lo, hi in segments
+                                     if lo == hi == 1 and spec is not None and spec.index))
+        required = sorted(self._require(index) for index in indexes)
+        anchor = self._require(min(indexes, key=lambda i: i.rarity)) if indexes else -1
         fixed = all(lo == hi == 1 for _, lo, hi in segments)
         self.patterns.append(_Pattern(key, segments, tuple(required), anchor,
                                       len(segments) if fixed else None))
@@ -239,14 +238,17 @@ class TokenMatcher:
         self._lookup = {attr: {} for attr in self._words}
         self._regex_groups = {}  # joined again when first needed
 
-    def _require(self, number: int, segment: int, index: _Index) -> None:
-        r = len(self._requirements)
-        self._requirements.append((number, segment, index))
-        words = self._words.setdefault(index.attr, {})
-        for word in index.words or ():
-            words[word] = words.get(word, 0) | 1 << r
-        if index.pattern is not None:
-            self._regexes[index.attr][index].append(r)
+    def _require(self, index: _Index) -> int:
+        """The requirement id of `index` (given on first use)."""
+        if index not in self._requirements:
+            r = self._requirements[index] = len(self._requirements)
+            if index.pattern is not None:
+                self._regexes[index.attr][index] = 1 << r
+            else:
+                words = self._words.setdefault(index.attr, {})
+                for word in index.words:
+                    words[word] = words.get(word, 0) | 1 << r
+        return self._requirements[index]
 
     def _segments(self, spec: dict) -> list[tuple[_Spec | None, int, int | None]]:
         """The segments one pattern token stands for, as spaCy expands its OP."""
@@ -292,15 +294,17 @@ class TokenMatcher:
                 words = frozenset(get_string_id(v) for v in arg)
                 if kind == "NOT_IN":
                     return _Check(attr_id, words, negate=True), None
-                rarity = (0, sum(map(_common, arg)), len(words))
-                return _Check(attr_id, words), _Index(attr_id, words, None, rarity)
+                if (attr_id, words) not in self._listed:
+                    rarity = (0, sum(map(_common, arg)), len(words))
+                    self._listed[attr_id, words] = _Index(attr_id, words, None, rarity)
+                return _Check(attr_id, words), self._listed[attr_id, words]
             if kind == "REGEX" and isinstance(arg, str):
                 if (attr_id, arg) not in self._regex_tests:
                     pattern = re.compile(arg)
                     index = _Index(attr_id, None, pattern, (1, 0, 0), _first_characters(pattern))
                     self._regex_tests[attr_id, arg] = index
                     # each word of the attr is searched for it when first seen
-                    self._regexes.setdefault(attr_id, {})[index] = []
+                    self._regexes.setdefault(attr_id, {})[index] = 0
                     self._words.setdefault(attr_id, {})
                 index = self._regex_tests[attr_id, arg]
                 return _Check(attr_id, index.accepted), index
@@ -375,8 +379,7 @@ class TokenMatcher:
         """The groups of regexes on `attr` a word beginning with `first` may pass (None: any)."""
         if (attr, None) not in self._regex_groups:
             # regexes that begin alike are grouped together, so a word skips whole groups
-            regexes = sorted(((index, sum(1 << r for r in sharing))
-                              for index, sharing in self._regexes.get(attr, {}).items()),
+            regexes = sorted(self._regexes.get(attr, {}).items(),
                              key=lambda r: sorted(r[0].firsts or ()))
             groups = [regexes[i:i + _REGEX_GROUP] for i in range(0, len(regexes), _REGEX_GROUP)]
             self._regex_groups[attr, None] = [
