@@ -53,7 +53,6 @@ _STRING_ATTRS = {"ORTH", "LOWER", "NORM", "SHAPE", "PREFIX", "SUFFIX"}
 # lexeme flags (0 or 1), compared as spaCy's Matcher does with int(value)
 _FLAG_ATTRS = {name for name in IDS if name.startswith(("IS_", "LIKE_"))} - {"IS_SENT_START"}
 _ALIASES = {"TEXT": "ORTH"}
-_FEW_VALUES = {IDS[name] for name in _FLAG_ATTRS} | {SENT_START}  # attributes of 2 or 3 values
 
 _GLOBAL_FLAGS = re.compile(r"\(\?([aiLmsux]+)\)")  # "(?i)" opening a regex
 _REGEX_GROUP = 4  # regexes joined to test a new word at once
@@ -91,9 +90,23 @@ class _Check:
 
     def mask(self, doc: _Doc) -> int:
         """The doc's tokens that pass, as bits."""
-        where = doc.where(self.attr)
-        passing = self.words & doc.distinct(self.attr)
-        found = functools.reduce(operator.or_, map(where.__getitem__, passing), 0)
+        distinct, where = doc.words(self.attr)
+        found = functools.reduce(operator.or_, map(where.__getitem__, self.words & distinct), 0)
+        return doc.tokens ^ found if self.negate else found
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class _FlagCheck:
+    """A lexeme flag or the sentence start (a few values, numbers): the value is `value`, or
+    with `negate`, it is not."""
+
+    attr: int
+    value: int
+    negate: bool = False
+
+    def mask(self, doc: _Doc) -> int:
+        """The doc's tokens that pass, as bits."""
+        found = doc.equal(self.attr, self.value)
         return doc.tokens ^ found if self.negate else found
 
 
@@ -102,7 +115,7 @@ class _Spec:
 
     __slots__ = ("checks", "index")
 
-    def __init__(self, checks: list[_Check], index: _Index | None) -> None:
+    def __init__(self, checks: list[_Check | _FlagCheck], index: _Index | None) -> None:
         self.checks = checks
         self.index = index
 
@@ -148,39 +161,35 @@ class _Doc:
         self.doc = doc
         self.n = len(doc)
         self.tokens = (1 << self.n) - 1
-        self._columns: dict[int, list[int]] = {}
         self._distinct: dict[int, set[int]] = {}
         self._where: dict[int, dict[int, int]] = {}
-        self.masks: dict[_Spec, int] = {}
-
-    def column(self, attr: int) -> list[int]:
-        if attr not in self._columns:
-            self._columns[attr] = self.doc.to_array(attr).tolist()
-        return self._columns[attr]
+        self._columns: dict[int, list[int]] = {}
+        self._equal: dict[tuple[int, int], int] = {}
+        self.masks: dict[_Spec | None, int] = {None: self.tokens}  # None: any token
 
     def distinct(self, attr: int) -> set[int]:
         """The values of `attr` in the doc."""
-        if attr in _FEW_VALUES:
-            self.where(attr)
         if attr not in self._distinct:
-            self._distinct[attr] = set(self.column(attr))
+            self._columns[attr] = self.doc.to_array(attr).tolist()
+            self._distinct[attr] = set(self._columns[attr])
         return self._distinct[attr]
 
-    def where(self, attr: int) -> dict[int, int]:
-        """The tokens of each value of `attr` (value -> bits)."""
+    def words(self, attr: int) -> tuple[set[int], dict[int, int]]:
+        """The values of `attr` in the doc, and the tokens of each (value -> bits)."""
+        distinct = self.distinct(attr)
         if attr not in self._where:
             where: dict[int, int] = {}
-            if attr in _FEW_VALUES:  # a flag: two numpy passes cost less than one in Python
-                values = self.doc.to_array(attr)
-                for value in np.unique(values).tolist():
-                    where[value] = _mask(values == value)
-                self._distinct[attr] = set(where)
-            else:
-                get = where.get
-                for i, value in enumerate(self.column(attr)):
-                    where[value] = get(value, 0) | 1 << i
+            get = where.get
+            for value, bit in zip(self._columns[attr], _bits_up_to(self.n), strict=False):
+                where[value] = get(value, 0) | bit
             self._where[attr] = where
-        return self._where[attr]
+        return distinct, self._where[attr]
+
+    def equal(self, attr: int, value: int) -> int:
+        """The tokens whose `attr` is `value`, as bits (numpy compares them all at once)."""
+        if (attr, value) not in self._equal:
+            self._equal[attr, value] = _mask(self.doc.to_array(attr) == value)
+        return self._equal[attr, value]
 
     def mask(self, spec: _Spec) -> int:
         """The tokens that pass `spec`, as bits."""
@@ -277,12 +286,12 @@ class TokenMatcher:
             self._specs[key] = _Spec(checks, index)
         return self._specs[key]
 
-    def _check(self, attr: str, value: object) -> tuple[_Check, _Index | None]:
+    def _check(self, attr: str, value: object) -> tuple[_Check | _FlagCheck, _Index | None]:
         """(check, index or None) for one attribute of a token spec."""
         if attr == "IS_SENT_START" and isinstance(value, bool):
-            return _Check(SENT_START, frozenset({1}), negate=not value), None
+            return _FlagCheck(SENT_START, 1, negate=not value), None
         if attr in _FLAG_ATTRS and isinstance(value, int):  # bools are ints
-            return _Check(IDS[attr], frozenset({int(value)})), None
+            return _FlagCheck(IDS[attr], int(value)), None
         if attr not in _STRING_ATTRS:
             raise Unsupported(f"{attr}: {value!r}")
         attr_id = IDS[attr]
@@ -397,14 +406,12 @@ def _starts(segments: tuple[_Segment, ...], doc: _Doc) -> int:
     """The boundaries (bit b: before token b) where a match of `segments` begins, found
     backwards from the last segment: one step keeps the boundaries b whose token passes the
     spec and whose next boundary b + 1 was kept."""
-    here = (doc.tokens << 1) | 1  # every boundary, 0 to n
+    here, masks = (doc.tokens << 1) | 1, doc.masks  # every boundary, 0 to n
     for spec, lo, hi in reversed(segments):
-        passing = doc.tokens if spec is None else doc.mask(spec)
-        if lo == hi == 1:  # most segments
-            here &= passing << 1
-            here >>= 1
-        else:
-            here = _repeats(passing, lo, hi, here, back=True)
+        passing = masks.get(spec)
+        if passing is None:
+            passing = doc.mask(spec)
+        here = passing & here >> 1 if lo == hi == 1 else _repeats(passing, lo, hi, here, back=True)
         if not here:
             break
     return here
@@ -414,7 +421,7 @@ def _ends(segments: tuple[_Segment, ...], start: int, doc: _Doc) -> int:
     """The boundaries where a match of `segments` from boundary `start` ends."""
     here = 1 << start
     for spec, lo, hi in segments:
-        passing = doc.tokens if spec is None else doc.mask(spec)
+        passing = doc.masks[spec]  # _starts found them all
         if lo == hi == 1:
             here = (here & passing) << 1
         else:
@@ -443,6 +450,15 @@ def _bits(mask: int) -> Iterator[int]:
         low = mask & -mask
         yield low.bit_length() - 1
         mask ^= low
+
+
+_BITS: list[int] = []  # 1 << i at i, for as many tokens as the longest doc yet
+
+
+def _bits_up_to(n: int) -> list[int]:
+    """1 << i for i from 0 to at least n - 1 (read from a table: shifts cost allocations)."""
+    _BITS.extend(1 << i for i in range(len(_BITS), n))
+    return _BITS
 
 
 def _mask(passing: np.ndarray) -> int:
