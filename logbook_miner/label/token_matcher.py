@@ -97,8 +97,8 @@ class _Check:
 
 @dataclass(frozen=True, slots=True, eq=False)
 class _FlagCheck:
-    """A lexeme flag or the sentence start (a few values, numbers): the value is `value`, or
-    with `negate`, it is not."""
+    """A lexeme flag or IS_SENT_START (two or three values, which numpy compares for all the
+    doc's tokens at once): the value is `value`, or with `negate`, it is not."""
 
     attr: int
     value: int
@@ -145,6 +145,8 @@ _Segment = tuple[_Spec | None, int, int | None]  # a spec (None: any token), lo,
 
 @dataclass(slots=True)
 class _Pattern:
+    """A compiled token pattern."""
+
     key: int
     segments: tuple[_Segment, ...]
     required: tuple[int, ...]  # its requirements: the indexed segments of exactly one token
@@ -324,9 +326,9 @@ class TokenMatcher:
         found: set[tuple[int, int, int]] = set()
         if not len(doc):
             return found
-        tokens = _Doc(doc)
-        for pattern in [*self._viable(self._present(tokens)), *self._scan]:
-            starts = _starts(pattern.segments, tokens)
+        state = _Doc(doc)
+        for pattern in [*self._viable(self._present(state)), *self._scan]:
+            starts = _starts(pattern.segments, state)
             if not starts:
                 continue
             key = pattern.key
@@ -334,7 +336,7 @@ class TokenMatcher:
                 found.update((key, s, s + pattern.length) for s in _bits(starts))
                 continue
             for s in _bits(starts):
-                ends = _ends(pattern.segments, s, tokens)
+                ends = _ends(pattern.segments, s, state)
                 found.update((key, s, e) for e in _bits(ends) if e > s)
         return found
 
