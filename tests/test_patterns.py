@@ -119,8 +119,7 @@ def test_a_new_word_skips_only_regexes_it_cannot_begin() -> None:
     cannot match, never for one it finds: every data regex on the words of ten written
     logbooks, and words that match an ASCII letter only by Unicode's case rules."""
     matcher = Classifier().nlp.get_pipe("rulers").tokens
-    regexes = [matcher._index(sharing).pattern
-               for tests in matcher._regexes.values() for sharing in tests.values()]
+    regexes = [index.pattern for indexes in matcher._regexes.values() for index in indexes]
     written = sorted((Path(__file__).parents[1] / "benchmarks" / "written_logbooks").glob("*.md"))
     words = {w for path in written[:10] for w in path.read_text(encoding="utf-8").split()}
     words |= {w.lower() for w in words} | {"\u212aill", "\u017fkip", "--lr", "β2", ""}

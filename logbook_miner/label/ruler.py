@@ -6,8 +6,8 @@ every token, but an IN predicate is a set lookup, so each regex that denotes a
 small finite set of words is expanded into that set (`optimise`).
 
 `AnchoredRuler` (the "anchored_span_ruler" pipe) is spaCy's span ruler with
-the token patterns matched by `token_matcher.TokenMatcher`, only from the
-words each pattern requires. For the regexes run on raw text (numbers.py,
+the token patterns matched by `token_matcher.TokenMatcher`, only those whose
+required words the doc holds. For the regexes run on raw text (numbers.py,
 rates.py), `clue` gives the literal text every match contains, so that a
 substring test skips a regex that cannot match, and `starts` the literal text
 every match begins with, so that a case-sensitive search finds where one can
@@ -184,8 +184,8 @@ class AnchoredRuler:
     """spaCy's span ruler, made cheap: token patterns go to `TokenMatcher`.
 
     spaCy's Matcher tries every pattern at every token and calls Python for
-    each IN or REGEX predicate; `TokenMatcher` matches each pattern only from
-    the words it requires, on the doc's attribute arrays (see token_matcher.py).
+    each IN or REGEX predicate; `TokenMatcher` matches only the patterns whose
+    required words the doc holds, on bit masks of its tokens (see token_matcher.py).
     Phrases go to one PhraseMatcher; a pattern TokenMatcher cannot compile goes
     to a spaCy Matcher. Patterns may be added under several spans keys (the
     taxonomy's cues and the ConText triggers), so that one pass over a doc

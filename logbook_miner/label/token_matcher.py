@@ -3,20 +3,22 @@
 spaCy's Matcher tries every pattern at every token and calls Python for each
 IN or REGEX predicate with a new Token object; on our ~300 patterns that was
 most of the classifier's time. Here each pattern is compiled into segments
-(a token spec, repeated `lo` to `hi` times) and matched from an *anchor*: a
-token the pattern requires exactly once. Per doc:
+(a token spec, repeated `lo` to `hi` times). Per doc:
 
 1. each distinct word of the doc (its LOWER or ORTH value) is looked up in an
-   index of the required specs that accept it; a REGEX is run once per
-   distinct string, ever, and only if its group of regexes, joined, finds the
-   string, and not if it is anchored at the string's start and cannot begin with
-   the string's first character (meeting new words is most of what a first
-   logbook costs more);
-2. a pattern whose required specs are not all in the doc cannot match and is
-   skipped; otherwise matching starts from its anchor, the required spec that
-   names the fewest common words (a REGEX comes after any word list);
-3. from each anchor token, the segments before it are walked backwards and
-   those after it forwards, which gives every start and every end.
+   index of the word lists and regexes of the specs; a REGEX is run once per
+   distinct string, ever (the words found are kept), and only if its group of
+   regexes, joined, finds the string, and not if it is anchored at the
+   string's start and cannot begin with the string's first character (meeting
+   new words is most of what a first logbook costs more);
+2. a pattern cannot match unless the doc holds a word for each of its
+   *requirements* (the segments of exactly one token with a word list or a
+   regex): the others, all but a few per doc, are skipped;
+3. the tokens each spec passes are one integer, bit i for token i (from the
+   tokens of each word of the doc, found in one pass); the boundaries where a
+   match begins are then found for all tokens at once, a few big-integer ANDs
+   and shifts per segment, backwards from the last one; from each start (a
+   match, most docs have few), the same steps forwards give every end.
 
 The result is spaCy's Matcher's without a `greedy` filter: every (key, start,
 end) such that doc[start:end] matches the pattern, with `?`, `*`, `+`, `{m,n}`
@@ -35,8 +37,8 @@ import json
 import operator
 import re
 import string
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
 from re import _constants as sre
 from re import _parser as sre_parse
 
@@ -55,42 +57,74 @@ _ALIASES = {"TEXT": "ORTH"}
 _GLOBAL_FLAGS = re.compile(r"\(\?([aiLmsux]+)\)")  # "(?i)" opening a regex
 _REGEX_GROUP = 4  # regexes joined to test a new word at once
 _ALL_TRUE = np.uint64(0x0101010101010101)  # eight True booleans read as one uint64
-_Test = Callable[[int], bool]  # a predicate on one attribute value
-# (regex test, the requirements sharing it, their bits)
-_RegexGroup = list[tuple[_Test, list[int], int]]
+_RegexGroup = list[tuple["_Index", int]]  # (a regex's index, its requirement bit or 0)
 
 
 class Unsupported(ValueError):
     """The pattern uses a feature this matcher does not implement."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class _Index:
-    """A check the index can look words up by: `attr` in `words`, or `attr` matching `regex`."""
+    """A check the index can look words up by: `attr` in `words`, or `attr` matching `pattern`."""
 
     attr: int
     words: frozenset[int] | None
-    regex: _Test | None
-    pattern: re.Pattern | None  # the regex `regex` searches with
+    pattern: re.Pattern | None
     rarity: tuple[int, int, int]  # lowest first: a short list of uncommon words is a good anchor
     # what a string `pattern` finds must begin with, as _first gives it (None: not known)
     firsts: frozenset[str] | None = None
+    # the words seen so far that `pattern` finds (each word is searched once, when first seen)
+    accepted: set[int] = field(default_factory=set)
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class _Check:
+    """One predicate on one attribute: the value is in `words` (for a REGEX, the words found
+    to pass it, which every word of a doc is by the time the doc is matched), or with
+    `negate`, it is not."""
+
+    attr: int
+    words: frozenset[int] | set[int]
+    negate: bool = False
+
+    def mask(self, doc: _Doc) -> int:
+        """The doc's tokens that pass, as bits."""
+        distinct, where = doc.words(self.attr)
+        found = functools.reduce(operator.or_, map(where.__getitem__, self.words & distinct), 0)
+        return doc.tokens ^ found if self.negate else found
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class _FlagCheck:
+    """A lexeme flag or IS_SENT_START (two or three values, which numpy compares for all the
+    doc's tokens at once): the value is `value`, or with `negate`, it is not."""
+
+    attr: int
+    value: int
+    negate: bool = False
+
+    def mask(self, doc: _Doc) -> int:
+        """The doc's tokens that pass, as bits."""
+        found = doc.equal(self.attr, self.value)
+        return doc.tokens ^ found if self.negate else found
 
 
 class _Spec:
-    """A token spec without its OP: (attribute, test) pairs every matched token passes."""
+    """A token spec without its OP: the checks every matched token passes."""
 
-    __slots__ = ("index", "tests")
+    __slots__ = ("checks", "index")
 
-    def __init__(self, tests: list[tuple[int, _Test]], index: _Index | None) -> None:
-        self.tests = tests
+    def __init__(self, checks: list[_Check | _FlagCheck], index: _Index | None) -> None:
+        self.checks = checks
         self.index = index
 
-    def ok(self, columns: _Columns, i: int) -> bool:
-        for attr, test in self.tests:  # noqa: SIM110 (the hot loop: all() of a generator is slower)
-            if not test(columns[attr][i]):
-                return False
-        return True
+    def mask(self, doc: _Doc) -> int:
+        """The doc's tokens that pass, as bits."""
+        found = doc.tokens
+        for check in self.checks:
+            found &= check.mask(doc)
+        return found
 
 
 class _Negated(_Spec):
@@ -102,51 +136,69 @@ class _Negated(_Spec):
         super().__init__([], None)
         self.spec = spec
 
-    def ok(self, columns: _Columns, i: int) -> bool:
-        return self.spec is not None and not self.spec.ok(columns, i)
+    def mask(self, doc: _Doc) -> int:
+        return 0 if self.spec is None else doc.tokens ^ doc.mask(self.spec)
+
+
+_Segment = tuple[_Spec | None, int, int | None]  # a spec (None: any token), lo, hi (None: any)
 
 
 @dataclass(slots=True)
 class _Pattern:
+    """A compiled token pattern."""
+
     key: int
-    # (spec or None for any token, lo, hi or None for unbounded) per segment
-    segments: list[tuple[_Spec | None, int, int | None]]
+    segments: tuple[_Segment, ...]
     required: tuple[int, ...]  # its requirements: the indexed segments of exactly one token
-    anchor: int  # the requirement matching starts from (-1 if none): the rarest, by its words
-    # False if the anchor's spec is its index alone, which every anchor token passes
-    recheck: bool = True
-    # the segments walked from an anchor token: those before it (the nearest first), after it
-    before: tuple[tuple[_Spec | None, int, int | None], ...] = ()
-    after: tuple[tuple[_Spec | None, int, int | None], ...] = ()
+    anchor: int  # the requirement tested first for viability (-1 if none): the rarest
+    length: int | None  # the tokens every match spans, if all segments are of one token
 
 
-class _Columns(dict):
-    """A doc's values of the attributes the specs test (attr id -> list), each read from the
-    doc on first use: every doc needs the indexed ones (LOWER and ORTH), but only a doc in
-    five a flag a walk tests, and reading all nine at once cost three times as much."""
+class _Doc:
+    """A doc's values of the attributes the specs test, read from the doc on first use
+    (every doc needs LOWER and ORTH, only a doc in five the flags), and the tokens of each
+    value and of each spec as bits (bit i: token i), each found once per doc."""
 
     def __init__(self, doc: Doc) -> None:
-        super().__init__()
         self.doc = doc
         self.n = len(doc)
+        self.tokens = (1 << self.n) - 1
         self._distinct: dict[int, set[int]] = {}
-
-    def __missing__(self, attr: int) -> list[int]:
-        values = self[attr] = self.doc.to_array(attr).tolist()
-        return values
+        self._where: dict[int, dict[int, int]] = {}
+        self._columns: dict[int, list[int]] = {}
+        self._equal: dict[tuple[int, int], int] = {}
+        self.masks: dict[_Spec | None, int] = {None: self.tokens}  # None: any token
 
     def distinct(self, attr: int) -> set[int]:
         """The values of `attr` in the doc."""
         if attr not in self._distinct:
-            self._distinct[attr] = set(self[attr])
+            self._columns[attr] = self.doc.to_array(attr).tolist()
+            self._distinct[attr] = set(self._columns[attr])
         return self._distinct[attr]
 
-    def where(self, attr: int, words: set[int]) -> dict[int, list[int]]:
-        """The tokens of each word in `words` (word -> token indices)."""
-        column, out = self[attr], {}
-        for i in [i for i, v in enumerate(column) if v in words]:
-            out.setdefault(column[i], []).append(i)
-        return out
+    def words(self, attr: int) -> tuple[set[int], dict[int, int]]:
+        """The values of `attr` in the doc, and the tokens of each (value -> bits)."""
+        distinct = self.distinct(attr)
+        if attr not in self._where:
+            where: dict[int, int] = {}
+            get = where.get
+            for value, bit in zip(self._columns[attr], _bits_up_to(self.n), strict=False):
+                where[value] = get(value, 0) | bit
+            self._where[attr] = where
+        return distinct, self._where[attr]
+
+    def equal(self, attr: int, value: int) -> int:
+        """The tokens whose `attr` is `value`, as bits (numpy compares them all at once)."""
+        if (attr, value) not in self._equal:
+            self._equal[attr, value] = _mask(self.doc.to_array(attr) == value)
+        return self._equal[attr, value]
+
+    def mask(self, spec: _Spec) -> int:
+        """The tokens that pass `spec`, as bits."""
+        found = self.masks.get(spec)
+        if found is None:
+            found = self.masks[spec] = spec.mask(self)
+        return found
 
 
 class TokenMatcher:
@@ -156,18 +208,18 @@ class TokenMatcher:
         self.strings = strings
         self.patterns: list[_Pattern] = []
         self._specs: dict[str, _Spec] = {}
-        # A requirement is a pattern's indexed segment of one token. By id: (pattern, segment,
-        # index), and the words known to pass the index (all of them for a word list).
-        self._requirements: list[tuple[int, int, _Index]] = []
-        self._accepted: list[set[int]] = []  # requirements with the same regex share one set
+        # A requirement is the index of a pattern's segment of exactly one token; its id (a bit)
+        # is shared by all the patterns that require it.
+        self._requirements: dict[_Index, int] = {}
+        self._listed: dict[tuple[int, frozenset[int]], _Index] = {}  # one index per word list
         self._anchored: list[_Pattern] = []  # the patterns with requirements
         # their requirements, a row each (padded), and their anchors (see _table)
         self._required: tuple[np.ndarray, np.ndarray] | None = None
-        self._scan: list[int] = []  # patterns with no requirement, tried at every token
-        # per attr: the requirements of each listed word, and those with a regex
+        self._scan: list[_Pattern] = []  # patterns with no requirement, tried in every doc
+        # per attr: the requirements of each listed word, and every regex, with its bit
         self._words: dict[int, dict[int, int]] = {}  # word -> the bits of its requirements
-        self._regexes: dict[int, dict[_Test, list[int]]] = {}  # regex test -> its requirements
-        self._regex_tests: dict[tuple[int, str], _Index] = {}  # one test per (attr, regex)
+        self._regexes: dict[int, dict[_Index, int]] = {}  # regex -> its bit (0: not required)
+        self._regex_tests: dict[tuple[int, str], _Index] = {}  # one index per (attr, regex)
         # per (attr, a word's first character): the regexes a word beginning with it can pass,
         # in small groups, each joined into one regex finding any of them, so that a new word
         # is searched for the members of the groups it passes only
@@ -180,38 +232,34 @@ class TokenMatcher:
 
     def add(self, key: int, pattern: list[dict]) -> None:
         """Compile a token pattern (raises Unsupported if spaCy must match it instead)."""
-        segments = [seg for spec in pattern for seg in self._segments(spec)]
-        number, required = len(self.patterns), []
-        for n, (spec, lo, hi) in enumerate(segments):
-            if lo == hi == 1 and spec is not None and spec.index is not None:
-                self._require(number, n, spec.index)
-                required.append(len(self._requirements) - 1)
-        anchor = min(required, key=lambda r: self._requirements[r][2].rarity, default=-1)
-        at = self._requirements[anchor][1] if required else 0  # the anchor's segment
-        recheck = anchor < 0 or len(segments[at][0].tests) > 1
-        self.patterns.append(_Pattern(key, segments, tuple(required), anchor, recheck,
-                                      tuple(segments[:at][::-1]), tuple(segments[at + 1:])))
+        segments = tuple(seg for spec in pattern for seg in self._segments(spec))
+        indexes = list(dict.fromkeys(spec.index for spec, lo, hi in segments
+                                     if lo == hi == 1 and spec is not None and spec.index))
+        required = sorted(self._require(index) for index in indexes)
+        anchor = self._require(min(indexes, key=lambda i: i.rarity)) if indexes else -1
+        fixed = all(lo == hi == 1 for _, lo, hi in segments)
+        self.patterns.append(_Pattern(key, segments, tuple(required), anchor,
+                                      len(segments) if fixed else None))
         if required:
             self._anchored.append(self.patterns[-1])
             self._required = None  # tabled again when first needed
         else:
-            self._scan.append(number)
+            self._scan.append(self.patterns[-1])
         # words seen so far were looked up without this pattern
         self._lookup = {attr: {} for attr in self._words}
         self._regex_groups = {}  # joined again when first needed
 
-    def _require(self, number: int, segment: int, index: _Index) -> None:
-        r = len(self._requirements)
-        self._requirements.append((number, segment, index))
-        words = self._words.setdefault(index.attr, {})
-        for word in index.words or ():
-            words[word] = words.get(word, 0) | 1 << r
-        if index.regex is None:
-            self._accepted.append(set(index.words))
-            return
-        sharing = self._regexes.setdefault(index.attr, {}).setdefault(index.regex, [])
-        self._accepted.append(self._accepted[sharing[0]] if sharing else set())
-        sharing.append(r)
+    def _require(self, index: _Index) -> int:
+        """The requirement id of `index` (given on first use)."""
+        if index not in self._requirements:
+            r = self._requirements[index] = len(self._requirements)
+            if index.pattern is not None:
+                self._regexes[index.attr][index] = 1 << r
+            else:
+                words = self._words.setdefault(index.attr, {})
+                for word in index.words:
+                    words[word] = words.get(word, 0) | 1 << r
+        return self._requirements[index]
 
     def _segments(self, spec: dict) -> list[tuple[_Spec | None, int, int | None]]:
         """The segments one pattern token stands for, as spaCy expands its OP."""
@@ -231,21 +279,21 @@ class TokenMatcher:
             return None
         key = json.dumps(spec, sort_keys=True)
         if key not in self._specs:
-            tests, index = [], None
+            checks, index = [], None
             for attr, value in spec.items():
                 for predicate in _predicates(value):
-                    attr_id, test, found = self._check(_ALIASES.get(attr, attr), predicate)
-                    tests.append((attr_id, test))
+                    check, found = self._check(_ALIASES.get(attr, attr), predicate)
+                    checks.append(check)
                     index = index or found
-            self._specs[key] = _Spec(tests, index)
+            self._specs[key] = _Spec(checks, index)
         return self._specs[key]
 
-    def _check(self, attr: str, value: object) -> tuple[int, _Test, _Index | None]:
-        """(attr id, test, index or None) for one attribute of a token spec."""
+    def _check(self, attr: str, value: object) -> tuple[_Check | _FlagCheck, _Index | None]:
+        """(check, index or None) for one attribute of a token spec."""
         if attr == "IS_SENT_START" and isinstance(value, bool):
-            return SENT_START, _equal_to(1) if value else _not_in({1}), None
+            return _FlagCheck(SENT_START, 1, negate=not value), None
         if attr in _FLAG_ATTRS and isinstance(value, int):  # bools are ints
-            return IDS[attr], _equal_to(int(value)), None
+            return _FlagCheck(IDS[attr], int(value)), None
         if attr not in _STRING_ATTRS:
             raise Unsupported(f"{attr}: {value!r}")
         attr_id = IDS[attr]
@@ -256,17 +304,21 @@ class TokenMatcher:
             if kind in ("IN", "NOT_IN") and all(isinstance(v, str | int) for v in arg):
                 words = frozenset(get_string_id(v) for v in arg)
                 if kind == "NOT_IN":
-                    return attr_id, _not_in(words), None
-                rarity = (0, sum(map(_common, arg)), len(words))
-                return attr_id, words.__contains__, _Index(attr_id, words, None, None, rarity)
+                    return _Check(attr_id, words, negate=True), None
+                if (attr_id, words) not in self._listed:
+                    rarity = (0, sum(map(_common, arg)), len(words))
+                    self._listed[attr_id, words] = _Index(attr_id, words, None, rarity)
+                return _Check(attr_id, words), self._listed[attr_id, words]
             if kind == "REGEX" and isinstance(arg, str):
                 if (attr_id, arg) not in self._regex_tests:
                     pattern = re.compile(arg)
-                    test = _regex(pattern, self.strings)
-                    self._regex_tests[attr_id, arg] = _Index(attr_id, None, test, pattern,
-                                                             (1, 0, 0), _first_characters(pattern))
+                    index = _Index(attr_id, None, pattern, (1, 0, 0), _first_characters(pattern))
+                    self._regex_tests[attr_id, arg] = index
+                    # each word of the attr is searched for it when first seen
+                    self._regexes.setdefault(attr_id, {})[index] = 0
+                    self._words.setdefault(attr_id, {})
                 index = self._regex_tests[attr_id, arg]
-                return attr_id, index.regex, index
+                return _Check(attr_id, index.accepted), index
         raise Unsupported(f"{attr}: {value!r}")
 
     def __call__(self, doc: Doc) -> set[tuple[int, int, int]]:
@@ -274,12 +326,18 @@ class TokenMatcher:
         found: set[tuple[int, int, int]] = set()
         if not len(doc):
             return found
-        columns = _Columns(doc)
-        viable = self._viable(self._present(columns))
-        for pattern, tokens in zip(viable, self._anchors(viable, columns), strict=True):
-            self._match(pattern, tokens, columns, found)
-        for number in self._scan:
-            self._match_everywhere(self.patterns[number], columns, found)
+        state = _Doc(doc)
+        for pattern in [*self._viable(self._present(state)), *self._scan]:
+            starts = _starts(pattern.segments, state)
+            if not starts:
+                continue
+            key = pattern.key
+            if pattern.length is not None:
+                found.update((key, s, s + pattern.length) for s in _bits(starts))
+                continue
+            for s in _bits(starts):
+                ends = _ends(pattern.segments, s, state)
+                found.update((key, s, e) for e in _bits(ends) if e > s)
         return found
 
     def _viable(self, present: int) -> list[_Pattern]:
@@ -306,11 +364,11 @@ class TokenMatcher:
                 np.array([p.anchor for p in self._anchored], dtype=np.intp))
         return self._required
 
-    def _present(self, columns: _Columns) -> int:
+    def _present(self, doc: _Doc) -> int:
         """The requirements some token of the doc passes, as bits."""
         present = 0
         for attr, lookup in self._lookup.items():
-            words = columns.distinct(attr)
+            words = doc.distinct(attr)
             for word in words.difference(lookup):
                 self._learn(attr, word)
             present = functools.reduce(operator.or_, map(lookup.__getitem__, words), present)
@@ -322,108 +380,92 @@ class TokenMatcher:
         for any_regex, group in self._groups(attr, _first(text)):
             if any_regex is not None and not any_regex.search(text):
                 continue
-            for regex, sharing, sharing_bits in group:
-                if regex(word):
-                    self._accepted[sharing[0]].add(word)
-                    bits |= sharing_bits
+            for index, index_bits in group:
+                if index.pattern.search(text):
+                    index.accepted.add(word)
+                    bits |= index_bits
         self._lookup[attr][word] = self._masks.setdefault(bits, bits)  # many words share one
 
     def _groups(self, attr: int, first: str | None) -> list[tuple[re.Pattern | None, _RegexGroup]]:
         """The groups of regexes on `attr` a word beginning with `first` may pass (None: any)."""
         if (attr, None) not in self._regex_groups:
             # regexes that begin alike are grouped together, so a word skips whole groups
-            regexes = sorted(((test, sharing, sum(1 << r for r in sharing))
-                              for test, sharing in self._regexes.get(attr, {}).items()),
-                             key=lambda r: sorted(self._index(r[1]).firsts or ()))
+            regexes = sorted(self._regexes.get(attr, {}).items(),
+                             key=lambda r: sorted(r[0].firsts or ()))
             groups = [regexes[i:i + _REGEX_GROUP] for i in range(0, len(regexes), _REGEX_GROUP)]
             self._regex_groups[attr, None] = [
-                (_any_of([self._index(sharing).pattern for _, sharing, _ in group]), group)
-                for group in groups]
+                (_any_of([index.pattern for index, _ in group]), group) for group in groups]
         if (attr, first) not in self._regex_groups:
             may = [(any_regex, [member for member in group
-                                if _may_begin(self._index(member[1]), first)])
+                                if _may_begin(member[0], first)])
                    for any_regex, group in self._regex_groups[attr, None]]
             self._regex_groups[attr, first] = [(any_regex, group) for any_regex, group in may
                                                if group]
         return self._regex_groups[attr, first]
 
-    def _index(self, sharing: list[int]) -> _Index:
-        return self._requirements[sharing[0]][2]
 
-    def _anchors(self, patterns: list[_Pattern], columns: _Columns) -> list[list[int]]:
-        """Per pattern: the tokens of its anchor in the doc, found in one pass per attr."""
-        found = []
-        for pattern in patterns:
-            attr = self._requirements[pattern.anchor][2].attr
-            found.append((attr, self._accepted[pattern.anchor] & columns.distinct(attr)))
-        where = {attr: columns.where(attr, set().union(*(w for a, w in found if a == attr)))
-                 for attr in {attr for attr, _ in found}}
-        return [[i for w in words for i in where[attr][w]] for attr, words in found]
-
-    def _match(self, pattern: _Pattern, tokens: list[int], columns: _Columns, found: set) -> None:
-        """Add the matches whose anchor is one of the `tokens`."""
-        if not (pattern.recheck or pattern.before or pattern.after):  # one word (terminators)
-            found.update((pattern.key, i, i + 1) for i in tokens)
-            return
-        spec, n = pattern.segments[len(pattern.before)][0], columns.n
-        for i in tokens:
-            if pattern.recheck and not spec.ok(columns, i):
-                continue
-            ends = _walk(pattern.after, i + 1, 1, n, columns)
-            starts = _walk(pattern.before, i, -1, n, columns) if ends else ()
-            found.update((pattern.key, s, e) for s in starts for e in ends)
-
-    def _match_everywhere(self, pattern: _Pattern, columns: _Columns, found: set) -> None:
-        """A pattern that requires no indexed word: walk it forwards from every token."""
-        n = columns.n
-        for s in range(n):
-            found.update((pattern.key, s, e)
-                         for e in _walk(pattern.segments, s, 1, n, columns) if e > s)
-
-
-def _walk(segments: Iterable[tuple[_Spec | None, int, int | None]], at: int, step: int, n: int,
-          columns: _Columns) -> set[int]:
-    """Token boundaries reached from boundary `at` through `segments`, forwards (step 1;
-    token i lies between boundaries i and i + 1) or backwards (step -1)."""
-    back = step < 0  # the token crossed from boundary b is b, or b - 1 going backwards
-    segments = iter(segments)
-    for spec, lo, hi in segments:  # while there is one boundary, without sets (the hot path)
-        if lo == hi == 1:  # most segments: exactly one token
-            if not (0 <= at - back < n and (spec is None or spec.ok(columns, at - back))):
-                return set()
-            at += step
-            continue
-        here = _repeats(spec, lo, hi, {at}, step, n, columns)
-        break
-    else:
-        return {at}
-    for spec, lo, hi in segments:
+def _starts(segments: tuple[_Segment, ...], doc: _Doc) -> int:
+    """The boundaries (bit b: before token b) where a match of `segments` begins, found
+    backwards from the last segment: one step keeps the boundaries b whose token passes the
+    spec and whose next boundary b + 1 was kept."""
+    here, masks = (doc.tokens << 1) | 1, doc.masks  # every boundary, 0 to n
+    for spec, lo, hi in reversed(segments):
+        passing = masks.get(spec)
+        if passing is None:
+            passing = doc.mask(spec)
+        here = passing & here >> 1 if lo == hi == 1 else _repeats(passing, lo, hi, here, back=True)
         if not here:
             break
-        if lo == hi == 1:
-            here = {b + step for b in here if 0 <= b - back < n
-                    and (spec is None or spec.ok(columns, b - back))}
-        else:
-            here = _repeats(spec, lo, hi, here, step, n, columns)
     return here
 
 
-def _repeats(spec: _Spec | None, lo: int, hi: int | None, here: set[int], step: int, n: int,
-             columns: _Columns) -> set[int]:
-    """The boundaries reached from those in `here` through `lo` to `hi` tokens passing `spec`."""
-    back = step < 0
-    reached: set[int] = set()
-    for b in here:
-        if lo == 0:
-            reached.add(b)
-        count = 0
-        while (hi is None or count < hi) and 0 <= b - back < n and (
-                spec is None or spec.ok(columns, b - back)):
-            b += step
-            count += 1
-            if count >= lo:
-                reached.add(b)
+def _ends(segments: tuple[_Segment, ...], start: int, doc: _Doc) -> int:
+    """The boundaries where a match of `segments` from boundary `start` ends."""
+    here = 1 << start
+    for spec, lo, hi in segments:
+        passing = doc.masks[spec]  # _starts found them all
+        if lo == hi == 1:
+            here = (here & passing) << 1
+        else:
+            here = _repeats(passing, lo, hi, here, back=False)
+        if not here:
+            break
+    return here
+
+
+def _repeats(passing: int, lo: int, hi: int | None, here: int, back: bool) -> int:
+    """The boundaries reached from those in `here` through `lo` to `hi` tokens in `passing`."""
+    reached, count = here if lo == 0 else 0, 0
+    while here and (hi is None or count < hi):
+        here = passing & here >> 1 if back else (here & passing) << 1
+        count += 1
+        if count >= lo:
+            if not here & ~reached:  # nothing new: nothing new further on either
+                break
+            reached |= here
     return reached
+
+
+def _bits(mask: int) -> Iterator[int]:
+    """The positions of the bits set in `mask`, lowest first."""
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+_BITS: list[int] = []  # 1 << i at i, for as many tokens as the longest doc yet
+
+
+def _bits_up_to(n: int) -> list[int]:
+    """1 << i for i from 0 to at least n - 1 (read from a table: shifts cost allocations)."""
+    _BITS.extend(1 << i for i in range(len(_BITS), n))
+    return _BITS
+
+
+def _mask(passing: np.ndarray) -> int:
+    """Booleans, one per token, as bits."""
+    return int.from_bytes(np.packbits(passing, bitorder="little").tobytes(), "little")
 
 
 def _bit_vector(mask: int, size: int) -> np.ndarray:
@@ -580,25 +622,3 @@ def _common(word: str | int) -> bool:
     """A stop word or punctuation: a poor anchor, found in most docs."""
     word = str(word).lower()
     return word in STOP_WORDS or not any(c.isalnum() for c in word)
-
-
-def _equal_to(value: int) -> _Test:
-    return frozenset({value}).__contains__
-
-
-def _not_in(values: Iterable[int]) -> _Test:
-    values = frozenset(values)
-    return lambda v: v not in values
-
-
-def _regex(pattern: re.Pattern, strings: StringStore) -> _Test:
-    """spaCy's REGEX predicate (a search in the value's string), run once per value."""
-    verdicts: dict[int, bool] = {}
-
-    def test(v: int) -> bool:
-        found = verdicts.get(v)
-        if found is None:
-            found = verdicts[v] = bool(pattern.search(strings[v]))
-        return found
-
-    return test
