@@ -16,6 +16,7 @@ from pathlib import Path
 
 from ..models import Entry, Metric
 from ..resources import DATA, read_yaml
+from . import leads
 from .cues import FIELDS
 from .ruler import clue, starts
 
@@ -32,6 +33,7 @@ class _Pattern:
     scale: dict[str, float]
     clue: frozenset[str] | None  # one of these is in any text the regex matches (case-folded)
     start: re.Pattern[str] | None  # in lower-case ASCII text, where a match can start
+    lead: re.Pattern[str] | None  # where it matches, if it opens with a digit (leads.py)
     unless: tuple[re.Pattern[str], ...]  # a sentence matching one is not about this run
 
 
@@ -50,7 +52,7 @@ def _patterns(path: Path = METRICS_PATH) -> tuple[_Pattern, ...]:
             begins = starts(item["regex"])
             start = re.compile("|".join(map(re.escape, sorted(begins)))) if begins else None
             out.append(_Pattern(spec["name"], spec.get("unit"), regex, factor, scale, found,
-                                start, unless))
+                                start, leads.lead(regex), unless))
     return tuple(out)
 
 
@@ -84,11 +86,12 @@ def _sentence(text: str, m: re.Match[str]) -> str:
 
 
 def _finditer(p: _Pattern, text: str, lower: str | None) -> Iterator[re.Match[str]]:
-    """`p.regex.finditer(text)`. In ASCII text (`lower` its lower case) the regex is tried
-    only where a match can start: Python's re tries a case-insensitive regex that begins
-    with a letter at every position, a case-sensitive search for a literal is far faster."""
+    """`p.regex.finditer(text)`, the regex tried only where a match can start: Python's re
+    tries a case-insensitive regex that begins with a letter, or one that begins with a
+    lookbehind, at every position. In ASCII text (`lower` its lower case) a case-sensitive
+    search for a literal start is far faster; a number's digits are found by `p.lead`."""
     if p.start is None or lower is None:
-        yield from p.regex.finditer(text)
+        yield from leads.finditer(p.regex, p.lead, text) if p.lead else p.regex.finditer(text)
         return
     at = p.start.search(lower)
     while at:
