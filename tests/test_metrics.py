@@ -112,15 +112,18 @@ def test_a_regex_is_tried_only_where_a_match_can_start(shared) -> None:
 def test_a_lead_finds_where_a_regex_matches() -> None:
     """A regex's lead opens with the characters its matches open with (not a letter, which
     re does not scan for in case-folded text), and finds each of its matches."""
-    number = re.compile(r"(?<![\w-])(?:~\s*)?(?P<n>\d+)(?:-\d+)?\s*(?:gpus|nodes)\b", re.I)
     assert all(lead(re.compile(r)) is None
                for r in [r"\b(?:was)?\s*down", r"\d*x", r"[0-9]+", r"\b(?P<n>\d+)?\s"])
-    text = "~ 64 GPUs, 8-16 nodes; node-3 nodes, ~~12gpus 7 nodesx 1,2 Nodes ٣ gpus"
-    expected = [(m.span(), m["n"]) for m in number.finditer(text)]
-    assert [m.start() for m in lead(number).finditer(text)] == [
-        at for at in range(len(text)) if number.match(text, at)]
-    assert [(m.span(), m["n"]) for m in leads.finditer(number, lead(number), text)] == expected
-    assert len(expected) == 5
+    number = re.compile(r"(?<![\w-])(?:~\s*)?(?P<n>\d+)(?:-\d+)?\s*(?:gpus|nodes)\b", re.I)
+    zero = re.compile(r"(?:[:=|][ *]*| (?<=\S )[ ]+)(?P<n>0|none)\b|\[ok\]|[✅✓]", re.I)
+    text = ("~ 64 GPUs, 8-16 nodes; node-3 nodes, ~~12gpus 7 nodesx 1,2 Nodes ٣ gpus\n"
+            "oom: 0 | xid:none  ok  0 [OK] ✅ c=*0 d:01 e 0\n|0|")
+    for regex, count in ((number, 5), (zero, 7)):
+        expected = [(m.span(), m["n"]) for m in regex.finditer(text)]
+        assert [m.start() for m in lead(regex).finditer(text)] == [
+            at for at in range(len(text)) if regex.match(text, at)]
+        assert [(m.span(), m["n"]) for m in leads.finditer(regex, lead(regex), text)] == expected
+        assert len(expected) == count, expected
 
 
 def test_literal_starts_of_a_regex() -> None:

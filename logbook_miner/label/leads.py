@@ -16,7 +16,19 @@ from re import _parser as sre_parse
 
 _ZERO_WIDTH = (sre.AT, sre.ASSERT, sre.ASSERT_NOT)
 _REPEATS = (sre.MAX_REPEAT, sre.MIN_REPEAT, sre.POSSESSIVE_REPEAT)
-_DIGIT = [(sre.CATEGORY, sre.CATEGORY_DIGIT)]
+_CATEGORIES = {sre.CATEGORY_DIGIT: r"\d"}
+
+
+def _characters(op: object, av: object) -> frozenset[str] | None:
+    """A literal's or a character class's characters as items of a class, if it lists them
+    (literals and digits)."""
+    if op is sre.LITERAL:
+        return frozenset({re.escape(chr(av))})
+    if op is not sre.IN:
+        return None
+    items = [re.escape(chr(value)) if kind is sre.LITERAL else
+             _CATEGORIES.get(value) if kind is sre.CATEGORY else None for kind, value in av]
+    return None if None in items else frozenset(items)
 
 
 def _openings(nodes: list) -> tuple[frozenset[str], bool] | None:
@@ -26,10 +38,9 @@ def _openings(nodes: list) -> tuple[frozenset[str], bool] | None:
     for op, av in nodes:
         if op in _ZERO_WIDTH:
             continue
-        if op is sre.LITERAL:
-            return found | {re.escape(chr(av))}, False
-        if op is sre.IN and av == _DIGIT:
-            return found | {r"\d"}, False
+        if op in (sre.LITERAL, sre.IN):
+            chars = _characters(op, av)
+            return None if chars is None else (found | chars, False)
         if op is sre.SUBPATTERN and not (av[1] or av[2]):  # no flags changed inside
             parts = [_openings(av[-1])]
         elif op is sre.BRANCH:
