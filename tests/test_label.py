@@ -449,6 +449,16 @@ def test_normalise_changes_each_whitespace_run_and_long_word() -> None:
         assert normalise(text) == _normalise_every_run(text), repr(text)
 
 
+def test_a_column_gap_is_two_spaces_or_more_between_words() -> None:
+    gap = re.compile(r"(?<=\S) {2,}(?=\S)")  # as written first; the module's opens with a space
+    rng = random.Random(0)
+    for _ in range(3000):
+        text = "".join(rng.choice([" ", "  ", "a", "\n", "\t", ".", "\xa0"])
+                       for _ in range(rng.randint(0, 16)))
+        assert ([m.span() for m in wrapping._COLUMN_GAP.finditer(text)]
+                == [m.span() for m in gap.finditer(text)]), repr(text)
+
+
 def test_a_tagged_image_is_one_token_and_a_log_field_is_not(classifier: Classifier) -> None:
     words = [t.text for t in classifier.nlp.make_doc(
         "pinned `herd-train:2024-05-03` and nvcr.io/nvidia/pytorch:24.03-py3; step:1000-2000")]
