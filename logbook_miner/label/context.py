@@ -28,6 +28,7 @@ from spacy.strings import StringStore, get_string_id
 from spacy.tokens import Doc, Span
 
 from ..resources import read_yaml
+from . import leads
 from .ruler import clue, optimise
 from .sentences import Sentences
 
@@ -38,6 +39,7 @@ PSEUDO = "PSEUDO"
 CAUSE = "CAUSE"
 DIRECTIONS = ("forward", "backward", "bidirectional")
 MODEL_SIZE = re.compile(r"\b(\d+(?:\.\d+)?)\s*([BbTt])(?![\w-]*tokens)\b")
+_MODEL_SIZE_LEAD = leads.lead(MODEL_SIZE)  # where one is written
 
 
 @dataclass(frozen=True, slots=True)
@@ -340,7 +342,8 @@ def _section_ends(lines: list[tuple[int, str]], j: int, colon: bool) -> bool:
 
 def own_model_size(texts: Iterable[str]) -> str | None:
     """The model size a logbook names most often ("176B"): the size of its own run."""
-    sizes = Counter(f"{m[1]}{m[2].upper()}" for text in texts for m in MODEL_SIZE.finditer(text))
+    sizes = Counter(f"{m[1]}{m[2].upper()}" for text in texts
+                    for m in leads.finditer(MODEL_SIZE, _MODEL_SIZE_LEAD, text))
     return sizes.most_common(1)[0][0] if sizes else None
 
 
