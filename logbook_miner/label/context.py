@@ -453,7 +453,8 @@ def _decision(span: Span) -> Scope | None:
 
 # A Span's extension values are kept per character range, so two cues on the same words
 # ("upgraded the driver": a dependency_change and a software.dependency) would share one; the
-# decisions are kept on the doc per cue instead, and `span._.context` reads its own.
+# decisions are kept on the doc per cue instead (per cue a scope modifies: most cues stand),
+# and `span._.context` reads its own.
 if not Doc.has_extension("context_decisions"):
     Doc.set_extension("context_decisions", default=None)
 if not Span.has_extension("context"):
@@ -482,9 +483,10 @@ class ConText:
 
     def __call__(self, doc: Doc) -> Doc:
         found = scopes(doc, self.rules, self.own_size)
+        cues = doc.spans.get(self.cues_key, []) if found else []
         doc._.context_decisions = {
-            (span.start, span.end, span.label): modifier(span, self.kinds[span.label_], found)
-            for span in doc.spans.get(self.cues_key, [])}
+            (span.start, span.end, span.label): scope for span in cues
+            if (scope := modifier(span, self.kinds[span.label_], found))}
         return doc
 
 
