@@ -264,10 +264,11 @@ def _screens(patterns: tuple[re.Pattern, ...]) -> tuple[re.Pattern, re.Pattern, 
     def joined(parts: Iterable[str]) -> re.Pattern:
         return re.compile("|".join(f"(?:{part})" for part in parts), re.IGNORECASE | re.MULTILINE)
 
+    at_start = joined(p.pattern for p in patterns)
+    after_line_end = joined(
+        "\\n" + p.pattern[1:] if p.pattern.startswith("^") else p.pattern for p in patterns)
     clues = [clue(p.pattern) for p in patterns]
-    return joined(p.pattern for p in patterns), joined(
-        "\\n" + p.pattern[1:] if p.pattern.startswith("^") else p.pattern for p in patterns
-    ), frozenset().union(*clues) if all(clues) else frozenset()
+    return at_start, after_line_end, frozenset().union(*clues) if all(clues) else frozenset()
 
 
 def _unmarked(line: str) -> str:
