@@ -14,7 +14,7 @@ import pytest
 import spacy
 import yaml
 
-from logbook_miner.label import wrapping
+from logbook_miner.label import context, wrapping
 from logbook_miner.label.classifier import Classifier
 from logbook_miner.label.sentences import Sentences
 from logbook_miner.label.taxonomy import TAXONOMY_PATH, code_kinds
@@ -447,6 +447,27 @@ def test_normalise_changes_each_whitespace_run_and_long_word() -> None:
     for _ in range(3000):
         text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 20)))
         assert normalise(text) == _normalise_every_run(text), repr(text)
+
+
+def test_a_column_gap_is_two_spaces_or_more_between_words() -> None:
+    gap = re.compile(r"(?<=\S) {2,}(?=\S)")  # as written first; the module's opens with a space
+    rng = random.Random(0)
+    for _ in range(3000):
+        text = "".join(rng.choice([" ", "  ", "a", "\n", "\t", ".", "\xa0"])
+                       for _ in range(rng.randint(0, 16)))
+        assert ([m.span() for m in wrapping._COLUMN_GAP.finditer(text)]
+                == [m.span() for m in gap.finditer(text)]), repr(text)
+
+
+def test_a_tree_of_strings_finds_what_their_alternation_finds() -> None:
+    rng = random.Random(0)
+    for _ in range(300):
+        strings = {"".join(rng.choice("ab ") for _ in range(rng.randint(1, 4)))
+                   for _ in range(rng.randint(1, 6))}
+        tree, flat = re.compile(context._any_of(strings)), re.compile("|".join(strings))
+        for _ in range(20):
+            text = "".join(rng.choice("abc ") for _ in range(rng.randint(0, 8)))
+            assert bool(tree.search(text)) == bool(flat.search(text)), (strings, text)
 
 
 def test_a_tagged_image_is_one_token_and_a_log_field_is_not(classifier: Classifier) -> None:

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
+from logbook_miner.label import leads
+from logbook_miner.label.leads import lead
 from logbook_miner.label.numbers import mine
 from logbook_miner.label.ruler import starts
 from logbook_miner.models import Entry
@@ -100,9 +103,27 @@ def test_a_regex_is_tried_only_where_a_match_can_start(shared) -> None:
         text = "".join(c.swapcase() if rng.random() < 0.2 else c for c in text)
         for p in _patterns():
             expected = [m.span() for m in p.regex.finditer(text)]
-            assert [m.span() for m in _finditer(p, text, text.lower())] == expected, p.regex
+            for lower in (text.lower(), None):  # None: as non-ASCII text, read from its leads
+                assert [m.span() for m in _finditer(p, text, lower)] == expected, p.regex
             found += len(expected)
     assert len(lines) > 100 and found > 1000
+
+
+def test_a_lead_finds_where_a_regex_matches() -> None:
+    """A regex's lead opens with the characters its matches open with (not a letter, which
+    re does not scan for in case-folded text), and finds each of its matches."""
+    assert all(lead(re.compile(r)) is None
+               for r in [r"\b(?:was)?\s*down", r"\d*x", r"[0-9]+", r"\b(?P<n>\d+)?\s"])
+    number = re.compile(r"(?<![\w-])(?:~\s*)?(?P<n>\d+)(?:-\d+)?\s*(?:gpus|nodes)\b", re.I)
+    zero = re.compile(r"(?:[:=|][ *]*| (?<=\S )[ ]+)(?P<n>0|none)\b|\[ok\]|[✅✓]", re.I)
+    text = ("~ 64 GPUs, 8-16 nodes; node-3 nodes, ~~12gpus 7 nodesx 1,2 Nodes ٣ gpus\n"
+            "oom: 0 | xid:none  ok  0 [OK] ✅ c=*0 d:01 e 0\n|0|")
+    for regex, count in ((number, 5), (zero, 7)):
+        expected = [(m.span(), m["n"]) for m in regex.finditer(text)]
+        assert [m.start() for m in lead(regex).finditer(text)] == [
+            at for at in range(len(text)) if regex.match(text, at)]
+        assert [(m.span(), m["n"]) for m in leads.finditer(regex, lead(regex), text)] == expected
+        assert len(expected) == count, expected
 
 
 def test_literal_starts_of_a_regex() -> None:

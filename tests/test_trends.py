@@ -1,9 +1,12 @@
 """Faults told only by numbers (label/trends.py, data/trends.yaml)."""
 
+import random
+import re
+
 import pytest
 
 from logbook_miner.label.classifier import Classifier
-from logbook_miner.label.trends import mine_trends, value
+from logbook_miner.label.trends import _SENTENCE, mine_trends, value
 from logbook_miner.models import Entry
 
 
@@ -54,3 +57,15 @@ def test_the_classifier_adds_a_trend_with_its_numbers_as_evidence() -> None:
     found = {lb.code: lb for lb in labels}
     assert found["performance.throughput"].evidence == "from ~270k to ~120k"
     assert found["performance.throughput"].source == "trends:performance.throughput"
+
+
+def test_sentences_are_runs_of_characters_that_end_none() -> None:
+    """A sentence is a run of characters each of which is no end: not a line end, ';', nor
+    a full stop (or '!', '?') before a space, the end or another stop."""
+    one_at_a_time = re.compile(r"(?:[^\n.!?;]|[.!?](?=[^\s]))+")
+    pieces = [".", "!", "?", ";", "\n", " ", "\t", "\xa0", "a", "1", "1.12", "e.g.", "..", "->"]
+    rng = random.Random(0)
+    for _ in range(3000):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 20)))
+        assert ([m.span() for m in _SENTENCE.finditer(text)]
+                == [m.span() for m in one_at_a_time.finditer(text)]), repr(text)

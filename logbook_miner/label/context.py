@@ -28,6 +28,7 @@ from spacy.strings import StringStore, get_string_id
 from spacy.tokens import Doc, Span
 
 from ..resources import read_yaml
+from . import leads
 from .ruler import clue, optimise
 from .sentences import Sentences
 
@@ -38,6 +39,7 @@ PSEUDO = "PSEUDO"
 CAUSE = "CAUSE"
 DIRECTIONS = ("forward", "backward", "bidirectional")
 MODEL_SIZE = re.compile(r"\b(\d+(?:\.\d+)?)\s*([BbTt])(?![\w-]*tokens)\b")
+_MODEL_SIZE_LEAD = leads.lead(MODEL_SIZE)  # where one is written
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,10 +190,24 @@ def load_aside_titles(path: Path) -> AsideTitles:
     """context.yaml's `aside_sections`, each with its clues."""
     regexes = tuple((regex, clue(regex.pattern))
                     for regex in _compiled(_read(path).get("aside_sections", [])))
-    clues = sorted({c for _, found in regexes for c in found or ()})
+    clues = {c for _, found in regexes for c in found or ()}
     every_regex_has_one = all(found for _, found in regexes)
-    return AsideTitles(regexes, re.compile("|".join(map(re.escape, clues)))
+    return AsideTitles(regexes, re.compile(_any_of(clues))
                        if clues and every_regex_has_one else None)
+
+
+def _any_of(strings: set[str]) -> str:
+    """A regex that finds one of `strings`, as a tree of their beginnings ("a(?:gainst|
+    n(?:other|ything))"): re tries a flat list of choices one by one at each character
+    (three times slower on titles, for the 60 clues of context.yaml's asides)."""
+    branches: dict[str, set[str]] = {}
+    for string in strings:
+        if string:
+            branches.setdefault(string[0], set()).add(string[1:])
+    tree = "|".join(re.escape(first) + _any_of(rest) for first, rest in sorted(branches.items()))
+    if "" in strings:  # a string ends here: found, whatever follows
+        return f"(?:{tree})?" if tree else ""
+    return f"(?:{tree})" if len(branches) > 1 else tree
 
 
 def _compiled(patterns: list[str]) -> list[re.Pattern]:
@@ -222,7 +238,9 @@ def line_spans(text: str, patterns: list[re.Pattern],
                label_only: bool = False) -> list[tuple[int, int]]:
     """Character ranges of the lines of `text` that one of `patterns` matches at the start
     (with `label_only`, of what it matches)."""
-    at_start, after_line_end = _screens(tuple(patterns))
+    at_start, after_line_end, clues = _screens(tuple(patterns))
+    if clues and text.isascii() and not any(map(text.lower().__contains__, clues)):
+        return []
     if not (at_start.match(text) or after_line_end.search(text)):
         return []
     spans, at = [], 0
@@ -235,17 +253,22 @@ def line_spans(text: str, patterns: list[re.Pattern],
 
 
 @cache
-def _screens(patterns: tuple[re.Pattern, ...]) -> tuple[re.Pattern, re.Pattern]:
+def _screens(patterns: tuple[re.Pattern, ...]) -> tuple[re.Pattern, re.Pattern, frozenset[str]]:
     """Two regexes that find every line one of `patterns` matches in a whole text (and maybe
     more; not a pattern that looks past its line's end, which none of context.yaml's does):
     most entries have no such line, and one pass tells it. The first is tried at the text's
     start; the second reads a pattern's '^' as the line end before the line, which re skips
-    ahead to (it tries '^' at every character)."""
+    ahead to (it tries '^' at every character). And the strings one of which (lower case) a
+    line they match holds, if each pattern has some (ruler.clue): in ASCII text, a few
+    substring tests are cheaper than the regexes."""
     def joined(parts: Iterable[str]) -> re.Pattern:
         return re.compile("|".join(f"(?:{part})" for part in parts), re.IGNORECASE | re.MULTILINE)
 
-    return joined(p.pattern for p in patterns), joined(
+    at_start = joined(p.pattern for p in patterns)
+    after_line_end = joined(
         "\\n" + p.pattern[1:] if p.pattern.startswith("^") else p.pattern for p in patterns)
+    clues = [clue(p.pattern) for p in patterns]
+    return at_start, after_line_end, frozenset().union(*clues) if all(clues) else frozenset()
 
 
 def _unmarked(line: str) -> str:
@@ -304,11 +327,12 @@ def aside_spans(text: str, titles: AsideTitles) -> list[tuple[int, int]]:
 
 
 def _heading_like(lines: list[tuple[int, str]], i: int) -> bool:
+    if i and lines[i - 1][1].strip():  # a heading stands after a blank line (most lines do not)
+        return False
     line = _unmarked(lines[i][1])
-    blank_before = i == 0 or not lines[i - 1][1].strip()
     # a labelled title may be longer: "Paper: Tanaka et al., 'What broke: lessons from a 65B run'"
     longest = _MAX_TITLE if _LABELLED.match(line) else _MAX_HEADING
-    return (0 < len(line) <= longest and blank_before and line[-1] not in ".!?;,"
+    return (0 < len(line) <= longest and line[-1] not in ".!?;,"
             and not _LIST_ITEM.match(lines[i][1]))
 
 
@@ -325,7 +349,8 @@ def _section_ends(lines: list[tuple[int, str]], j: int, colon: bool) -> bool:
 
 def own_model_size(texts: Iterable[str]) -> str | None:
     """The model size a logbook names most often ("176B"): the size of its own run."""
-    sizes = Counter(f"{m[1]}{m[2].upper()}" for text in texts for m in MODEL_SIZE.finditer(text))
+    sizes = Counter(f"{m[1]}{m[2].upper()}" for text in texts
+                    for m in leads.finditer(MODEL_SIZE, _MODEL_SIZE_LEAD, text))
     return sizes.most_common(1)[0][0] if sizes else None
 
 
@@ -429,7 +454,8 @@ def _decision(span: Span) -> Scope | None:
 
 # A Span's extension values are kept per character range, so two cues on the same words
 # ("upgraded the driver": a dependency_change and a software.dependency) would share one; the
-# decisions are kept on the doc per cue instead, and `span._.context` reads its own.
+# decisions are kept on the doc per cue instead (per cue a scope modifies: most cues stand),
+# and `span._.context` reads its own.
 if not Doc.has_extension("context_decisions"):
     Doc.set_extension("context_decisions", default=None)
 if not Span.has_extension("context"):
@@ -458,9 +484,10 @@ class ConText:
 
     def __call__(self, doc: Doc) -> Doc:
         found = scopes(doc, self.rules, self.own_size)
+        cues = doc.spans.get(self.cues_key, []) if found else []
         doc._.context_decisions = {
-            (span.start, span.end, span.label): modifier(span, self.kinds[span.label_], found)
-            for span in doc.spans.get(self.cues_key, [])}
+            (span.start, span.end, span.label): scope for span in cues
+            if (scope := modifier(span, self.kinds[span.label_], found))}
         return doc
 
 

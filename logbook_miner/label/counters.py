@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import re
 
+from . import leads
+
 # a cell that says nothing ("-" and "n/a" are a table's empty cell), and a zero or an empty
 # value ("[]" and "null" are a JSON one; "ok" says a check found nothing)
 _EMPTY = r"none|nothing|nil|n/a|[-–—]"
@@ -26,12 +28,15 @@ _NUMBER = re.compile(r"(?i)^[~<>]?\d[\d.,_]*[kmb%x]?$")
 _VALUE = re.compile(rf"(?i)^([~<>]?\d[\d.,_ /%→>-]*[kmb%x]?|{_EMPTY}|ok)$")
 # a zero where a value stands (after ':', '=', '|', a leader of dots or a column's gap, or
 # a line's last word), or a check's pass: the lines to read. Each branch opens with a
-# character (the lookbehinds come after the first space), so that re skips ahead to one.
+# character (the lookbehinds come after the first space), so that its lead skips ahead to
+# one (re itself tries a regex that opens with a choice of groups at every character).
 # A line's last word is read whole (`\S++`: it can only end at its last character), not
 # backed off a character at a time after each space.
-_ZERO_VALUE = re.compile(r"(?im)(?:[:=|][ \t*\"]*|\.{3,} *| (?<=\S )[ ]+|"
+_ZERO_VALUE = re.compile(r"(?:[:=|][ \t*\"]*|\.{3,} *| (?<=\S )[ ]+|"
                          r" (?<=[\w`\"] )(?=\S++\s*$))"
-                         rf"(?:\d+/)*(?:{_NONE})(?![\w.]|,\d)|\[(?:ok|pass)\]|[✅✓✔]")
+                         rf"(?:\d+/)*(?:{_NONE})(?![\w.]|,\d)|\[(?:ok|pass)\]|[✅✓✔]",
+                         re.IGNORECASE | re.MULTILINE)
+_ZERO_VALUE_LEAD = leads.lead(_ZERO_VALUE)  # where one stands
 # a field of a report: "- **OOM kills:** 0", "NCCL timeouts = 0"
 _FIELD = re.compile(r"^[\s>*+-]*(?:\*\*)?(?P<name>[^\s:=*][^:=*]{0,60}?)\s*(?:\*\*\s*)?"
                     r"(?P<leader>[:=]|\.{3,}|…+)\s*(?:\*\*\s*)?(?P<value>[^\s*]+)(?:\s*\*\*)?"
@@ -71,12 +76,14 @@ def zero_spans(text: str) -> list[Span]:
     with a zero value are read: a pasted log may be megabytes long)."""
     spans: list[Span] = []
     read: set[int] = set()  # the starts of the lines read
-    for found in _ZERO_VALUE.finditer(text):
-        start = text.rfind("\n", 0, found.start()) + 1
+    at = 0  # where the next line to read may start: a line's first zero value is enough
+    while zero := _ZERO_VALUE_LEAD.search(text, at):
+        start = text.rfind("\n", 0, zero.start()) + 1
+        line = _line(text, start)
+        at = start + len(line) + 1
         if start in read:
             continue
         read.add(start)
-        line = _line(text, start)
         if _ROW.match(line):
             while start and _ROW.match(_line(text, _previous(text, start))):
                 start = _previous(text, start)
@@ -86,6 +93,7 @@ def zero_spans(text: str) -> list[Span]:
                 read.add(start)
                 start += len(line) + 1
             spans += _table_spans(rows)
+            at = start
             continue
         spans += _field_spans(start, line)
         if start:

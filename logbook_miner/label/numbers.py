@@ -16,6 +16,7 @@ from pathlib import Path
 
 from ..models import Entry, Metric
 from ..resources import DATA, read_yaml
+from . import leads
 from .cues import FIELDS
 from .ruler import clue, starts
 
@@ -32,6 +33,7 @@ class _Pattern:
     scale: dict[str, float]
     clue: frozenset[str] | None  # one of these is in any text the regex matches (case-folded)
     start: re.Pattern[str] | None  # in lower-case ASCII text, where a match can start
+    lead: re.Pattern[str] | None  # where it matches, if it opens with a digit (leads.py)
     unless: tuple[re.Pattern[str], ...]  # a sentence matching one is not about this run
 
 
@@ -50,8 +52,15 @@ def _patterns(path: Path = METRICS_PATH) -> tuple[_Pattern, ...]:
             begins = starts(item["regex"])
             start = re.compile("|".join(map(re.escape, sorted(begins)))) if begins else None
             out.append(_Pattern(spec["name"], spec.get("unit"), regex, factor, scale, found,
-                                start, unless))
+                                start, leads.lead(regex), unless))
     return tuple(out)
+
+
+@cache
+def _clues(path: Path = METRICS_PATH) -> frozenset[str]:
+    """Every pattern's clues, each looked for once in a text however many patterns share it
+    (a long log's whole length is read for each clue it does not hold)."""
+    return frozenset().union(*(p.clue for p in _patterns(path) if p.clue))
 
 
 def _number(text: str) -> float:
@@ -84,11 +93,12 @@ def _sentence(text: str, m: re.Match[str]) -> str:
 
 
 def _finditer(p: _Pattern, text: str, lower: str | None) -> Iterator[re.Match[str]]:
-    """`p.regex.finditer(text)`. In ASCII text (`lower` its lower case) the regex is tried
-    only where a match can start: Python's re tries a case-insensitive regex that begins
-    with a letter at every position, a case-sensitive search for a literal is far faster."""
+    """`p.regex.finditer(text)`, the regex tried only where a match can start: Python's re
+    tries a case-insensitive regex that begins with a letter, or one that begins with a
+    lookbehind, at every position. In ASCII text (`lower` its lower case) a case-sensitive
+    search for a literal start is far faster; a number's digits are found by `p.lead`."""
     if p.start is None or lower is None:
-        yield from p.regex.finditer(text)
+        yield from leads.finditer(p.regex, p.lead, text) if p.lead else p.regex.finditer(text)
         return
     at = p.start.search(lower)
     while at:
@@ -104,8 +114,9 @@ def mine(entry: Entry) -> list[Metric]:
     for field in FIELDS:
         text = getattr(entry, field) or ""
         folded = text.casefold()
+        present = {c for c in _clues() if c in folded}
         for p in _patterns():
-            if p.clue and not any(c in folded for c in p.clue):
+            if p.clue and p.clue.isdisjoint(present):
                 continue  # a substring test is much cheaper than running the regex
             for m in _finditer(p, text, folded if text.isascii() else None):
                 if p.unless and any(u.search(_sentence(text, m)) for u in p.unless):

@@ -23,8 +23,9 @@ from .ruler import clue
 TRENDS_PATH = DATA / "trends.yaml"
 _REACH = 40  # characters before the first number in which the measure's name stands
 _UNIT_REACH = 12  # characters after a number in which its unit stands
-# a sentence ends at a full stop before a space or a line end, not inside "1.12"
-_SENTENCE = re.compile(r"(?:[^\n.!?;]|[.!?](?=[^\s]))+")
+# a sentence ends at a full stop before a space or a line end, not inside "1.12" (a run of
+# other characters is one step: re loops far faster within a class than through a branch)
+_SENTENCE = re.compile(r"(?:[^\n.!?;]+|[.!?](?=\S))+")
 _TWO_NUMBERS = re.compile(r"\d\D+\d")
 _SCALE = {"k": 1e3, "m": 1e6, "b": 1e9}
 CONFIDENCE = 0.7
@@ -118,7 +119,7 @@ def mine_trends(entry: Entry) -> list[Label]:
         if not _TWO_NUMBERS.search(text):
             continue
         for sentence in _SENTENCE.finditer(text):
-            if not _TWO_NUMBERS.search(sentence.group()):
+            if not _TWO_NUMBERS.search(text, sentence.start(), sentence.end()):
                 continue
             folded = sentence.group().casefold()
             if not any(c in folded for c in trends.clues):

@@ -12,10 +12,17 @@ import re
 
 _SOFT_BEFORE = ",-(/+%&"  # a line ending in these stopped mid-sentence
 _WRAP_WIDTH = 60  # characters: a shorter line ended on purpose
-_COLUMN_GAP = re.compile(r"(?<=\S) {2,}(?=\S)")  # spaces that align a table's columns
+# spaces that align a table's columns (a space first, which re skips ahead to: it tries a
+# regex that opens with a lookbehind, or with a choice of classes, at every character)
+_COLUMN_GAP = re.compile(r" (?<=\S ) +(?=\S)")
 _MAX_WORD = 100  # characters: a longer run without whitespace is cut before tokenizing
 # what normalise changes: a whitespace run other than one space, a word longer than _MAX_WORD
 _TO_CHANGE = re.compile(rf"\s{{2,}}|[^\S ]|\S{{{_MAX_WORD + 1},}}")
+# the same in a text that has no such word (most), opening with a whitespace
+_SPACES_TO_CHANGE = re.compile(r"\s(?:\s+|(?<=[^ ]))")
+# a word longer than _MAX_WORD at the text's start, or after a whitespace
+_LONG_WORD = re.compile(rf"\S{{{_MAX_WORD + 1}}}")
+_LONG_WORD_AFTER_SPACE = re.compile(rf"\s\S{{{_MAX_WORD + 1}}}")
 
 
 def _hard_break(text: str, m: re.Match) -> bool:
@@ -48,7 +55,9 @@ def normalise(text: str) -> tuple[str, list[int]]:
     parts: list[str] = []
     where: list[int] = []
     last = 0
-    for m in _TO_CHANGE.finditer(text):  # a single space, most runs, stays as it is
+    long_word = _LONG_WORD.match(text) or _LONG_WORD_AFTER_SPACE.search(text)
+    # a single space, most runs, stays as it is
+    for m in (_TO_CHANGE if long_word else _SPACES_TO_CHANGE).finditer(text):
         parts.append(text[last:m.start()])
         where.extend(range(last, m.start()))
         if m.group().isspace():

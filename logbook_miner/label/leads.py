@@ -1,0 +1,83 @@
+"""Where a regex can match, for re to skip ahead to.
+
+Python's re skips quickly over a text only to a regex's first literal or character class;
+a regex that opens with a lookbehind, a word boundary or an optional part (metrics.yaml:
+`(?<![\\w=:#/.,-])...\\b(?P<value>\\d+...`) is tried at every position of the text. Its
+`lead`, a regex that opens with the characters every match opens with and then asserts the
+regex itself there, finds exactly where it matches, trying it at those characters only.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from re import _constants as sre
+from re import _parser as sre_parse
+
+_ZERO_WIDTH = (sre.AT, sre.ASSERT, sre.ASSERT_NOT)
+_REPEATS = (sre.MAX_REPEAT, sre.MIN_REPEAT, sre.POSSESSIVE_REPEAT)
+_CATEGORIES = {sre.CATEGORY_DIGIT: r"\d"}
+
+
+def _characters(op: object, av: object) -> frozenset[str] | None:
+    """A literal's or a character class's characters as items of a class, if it lists them
+    (literals and digits)."""
+    if op is sre.LITERAL:
+        return frozenset({re.escape(chr(av))})
+    if op is not sre.IN:
+        return None
+    items = [re.escape(chr(value)) if kind is sre.LITERAL else
+             _CATEGORIES.get(value) if kind is sre.CATEGORY else None for kind, value in av]
+    return None if None in items else frozenset(items)
+
+
+def _openings(nodes: list) -> tuple[frozenset[str], bool] | None:
+    """(the characters a match of the parsed regex `nodes` can open with, as items of a
+    character class; whether the match can be empty), or None if they are not known."""
+    found: frozenset[str] = frozenset()
+    for op, av in nodes:
+        if op in _ZERO_WIDTH:
+            continue
+        if op in (sre.LITERAL, sre.IN):
+            chars = _characters(op, av)
+            return None if chars is None else (found | chars, False)
+        if op is sre.SUBPATTERN and not (av[1] or av[2]):  # no flags changed inside
+            parts = [_openings(av[-1])]
+        elif op is sre.BRANCH:
+            parts = [_openings(branch) for branch in av[1]]
+        elif op in _REPEATS:
+            parts = [_openings(av[2])]
+        else:
+            return None
+        if None in parts:
+            return None
+        found = found.union(*(chars for chars, _ in parts))
+        if not any(empty for _, empty in parts) and not (op in _REPEATS and av[0] == 0):
+            return found, False
+    return found, True
+
+
+def lead(pattern: re.Pattern[str]) -> re.Pattern[str] | None:
+    """A regex matching one character where `pattern` matches, or None where that is no
+    quicker: if a match may open with any character, a letter (case-folded, re scans for
+    none) or nothing."""
+    try:
+        opened = _openings(list(sre_parse.parse(pattern.pattern, pattern.flags)))
+    except re.error:
+        return None
+    if opened is None or opened[1] or any(c.isalpha() for c in opened[0]):
+        return None
+    chars = f"[{''.join(sorted(opened[0]))}]"
+    try:
+        return re.compile(f"{chars}(?<=(?={pattern.pattern}){chars})", pattern.flags)
+    except re.error:  # global inline flags, which only the pattern's start may hold
+        return None
+
+
+def finditer(pattern: re.Pattern[str], lead: re.Pattern[str], text: str) -> Iterator[re.Match[str]]:
+    """`pattern.finditer(text)`, each match tried only where `lead` finds one starts."""
+    at = lead.search(text)
+    while at:
+        m = pattern.match(text, at.start())  # not None: the lead asserted it, nor empty
+        yield m
+        at = lead.search(text, m.end())
