@@ -4,8 +4,8 @@ The rules miss events told in words no pattern names; a logistic regression per 
 an entry's words (and word pairs) and the codes the rules gave it, catches some of them.
 It only adds: a code the rules gave stays, and the model adds one only when it is sure
 (its chance above the threshold chosen in training for the code's kind; a kind whose
-additions cost the rules' dev figures is left out of the layer). Its evidence is the word
-or word pair of the entry that speaks most for the code. `benchmarks/learned_layer.py`
+additions cost the rules' dev figures is left out of the layer). Its evidence is the
+sentence of the entry whose words speak most for the code. `benchmarks/learned_layer.py`
 trains it on the project's own written tune logbooks (never on ../shared, whose texts are
 their authors') and writes `data/learned_layer.npz`; it reports what the layer adds on
 logbooks it did not see.
@@ -28,7 +28,8 @@ from .cues import FIELDS
 
 LAYER_PATH = DATA / "learned_layer.npz"
 _WORD = re.compile(r"[a-z][a-z0-9_\-]+")  # in lowercased text
-_WORD_ANY_CASE = re.compile(r"[A-Za-z][A-Za-z0-9_\-]+")
+# a sentence, or a line: up to a line end or a full stop, ! or ? before a space ("2.5" stays)
+_SENTENCE = re.compile(r"(?:[^\n.!?]|[.!?](?=\S))+")
 
 
 def words(entry: Entry) -> set[str]:
@@ -36,32 +37,18 @@ def words(entry: Entry) -> set[str]:
     and each pair of them adjacent once stop words are left out ("replaced node")."""
     found: set[str] = set()
     for field in FIELDS:
-        tokens = [word for word in _WORD.findall((getattr(entry, field) or "").lower())
-                  if word not in STOP_WORDS]
-        found.update(tokens)
-        found.update([f"{first} {second}" for first, second in itertools.pairwise(tokens)])
+        found |= _words(getattr(entry, field) or "")
     return found
+
+
+def _words(text: str) -> set[str]:
+    tokens = [word for word in _WORD.findall(text.lower()) if word not in STOP_WORDS]
+    return {*tokens, *(f"{first} {second}" for first, second in itertools.pairwise(tokens))}
 
 
 def features(found_words: Iterable[str], rule_codes: Iterable[str]) -> list[str]:
     """What the model reads: the entry's words and word pairs and the codes the rules gave."""
     return [*found_words, *(f"rule:{code}" for code in rule_codes)]
-
-
-def where(entry: Entry, word: str) -> tuple[str, int, int] | None:
-    """Where a word or word pair of `words(entry)` first occurs: (field, start, end)."""
-    for field in FIELDS:
-        previous = None
-        for match in _WORD_ANY_CASE.finditer(getattr(entry, field) or ""):
-            token = match.group().lower()
-            if token in STOP_WORDS:
-                continue
-            if token == word:
-                return field, match.start(), match.end()
-            if previous and f"{previous[0]} {token}" == word:
-                return field, previous[1], match.end()
-            previous = token, match.start()
-    return None
 
 
 class LearnedLayer:
@@ -90,9 +77,8 @@ class LearnedLayer:
             code = self.codes[column]
             if code in have:
                 continue
-            evidence = self._evidence(found, column)
-            place = evidence and where(entry, evidence)
-            if not place:
+            place = self._evidence(entry, column)
+            if place is None:
                 continue
             field, start, end = place
             added.append(Label(
@@ -105,12 +91,16 @@ class LearnedLayer:
     def _present(self, names: Iterable[str]) -> list[int]:
         return [row for row in map(self.index.get, names) if row is not None]
 
-    def _evidence(self, found: set[str], column: int) -> str | None:
-        """The entry's word or word pair with the largest positive weight for the code (the
-        first in alphabetical order on ties)."""
+    def _evidence(self, entry: Entry, column: int) -> tuple[str, int, int] | None:
+        """(field, start, end) of the entry's sentence whose words speak most for the code
+        (the first on ties): the words a person reads to see why the code was added."""
         best, best_weight = None, 0.0
-        for word in sorted(found):
-            row = self.index.get(word)
-            if row is not None and self.weights[row, column] > best_weight:
-                best, best_weight = word, float(self.weights[row, column])
+        for field in FIELDS:
+            for sentence in _SENTENCE.finditer(getattr(entry, field) or ""):
+                rows = self._present(_words(sentence.group()))
+                weight = float(np.clip(self.weights[rows, column], 0, None).sum())
+                if weight > best_weight:
+                    text, at = sentence.group(), sentence.start()
+                    best = field, at + len(text) - len(text.lstrip()), at + len(text.rstrip())
+                    best_weight = weight
         return best
