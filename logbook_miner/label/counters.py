@@ -36,7 +36,7 @@ _ZERO_VALUE = re.compile(r"(?:[:=|][ \t*\"]*|\.{3,} *| (?<=\S )[ ]+|"
                          r" (?<=[\w`\"] )(?=\S++\s*$))"
                          rf"(?:\d+/)*(?:{_NONE})(?![\w.]|,\d)|\[(?:ok|pass)\]|[✅✓✔]",
                          re.IGNORECASE | re.MULTILINE)
-_ZERO_VALUE_LEAD = leads.lead(_ZERO_VALUE)  # where one stands
+_ZERO_VALUE_LEAD = leads.lead(_ZERO_VALUE) or _ZERO_VALUE  # where one stands
 # a field of a report: "- **OOM kills:** 0", "NCCL timeouts = 0"
 _FIELD = re.compile(r"^[\s>*+-]*(?:\*\*)?(?P<name>[^\s:=*][^:=*]{0,60}?)\s*(?:\*\*\s*)?"
                     r"(?P<leader>[:=]|\.{3,}|…+)\s*(?:\*\*\s*)?(?P<value>[^\s*]+)(?:\s*\*\*)?"
@@ -75,22 +75,17 @@ def zero_spans(text: str) -> list[Span]:
     """Character ranges of `text` that name a counter whose value is zero (only the lines
     with a zero value are read: a pasted log may be megabytes long)."""
     spans: list[Span] = []
-    read: set[int] = set()  # the starts of the lines read
     at = 0  # where the next line to read may start: a line's first zero value is enough
     while zero := _ZERO_VALUE_LEAD.search(text, at):
         start = text.rfind("\n", 0, zero.start()) + 1
         line = _line(text, start)
         at = start + len(line) + 1
-        if start in read:
-            continue
-        read.add(start)
         if _ROW.match(line):
             while start and _ROW.match(_line(text, _previous(text, start))):
                 start = _previous(text, start)
             rows = []
             while start < len(text) and _ROW.match(line := _line(text, start)):
                 rows.append((start, line))
-                read.add(start)
                 start += len(line) + 1
             spans += _table_spans(rows)
             at = start

@@ -74,8 +74,13 @@ def lead(pattern: re.Pattern[str]) -> re.Pattern[str] | None:
         return None
 
 
-def finditer(pattern: re.Pattern[str], lead: re.Pattern[str], text: str) -> Iterator[re.Match[str]]:
-    """`pattern.finditer(text)`, each match tried only where `lead` finds one starts."""
+def finditer(pattern: re.Pattern[str], lead: re.Pattern[str] | None, text: str
+             ) -> Iterator[re.Match[str]]:
+    """`pattern.finditer(text)`, each match tried only where `lead` finds one starts (all of
+    them where `lead(pattern)` gave None)."""
+    if lead is None:
+        yield from pattern.finditer(text)
+        return
     at = lead.search(text)
     while at:
         m = pattern.match(text, at.start())  # not None: the lead asserted it, nor empty

@@ -98,7 +98,7 @@ def _finditer(p: _Pattern, text: str, lower: str | None) -> Iterator[re.Match[st
     lookbehind, at every position. In ASCII text (`lower` its lower case) a case-sensitive
     search for a literal start is far faster; a number's digits are found by `p.lead`."""
     if p.start is None or lower is None:
-        yield from leads.finditer(p.regex, p.lead, text) if p.lead else p.regex.finditer(text)
+        yield from leads.finditer(p.regex, p.lead, text)
         return
     at = p.start.search(lower)
     while at:
