@@ -9,7 +9,6 @@ from pathlib import Path
 import pytest
 
 from logbook_miner.label.classifier import Classifier
-from logbook_miner.label.learned import LearnedLayer
 from logbook_miner.read import read
 from logbook_miner.segment.entries import segment
 
@@ -57,10 +56,11 @@ def test_the_layer_adds_codes_the_rules_missed_and_keeps_theirs(
     assert all(code in gold_codes[heading] for heading, code in added)
 
 
-def test_the_shipped_layer_was_trained_on_the_written_tune_logbooks() -> None:
+def test_the_shipped_layer_was_trained_on_the_written_tune_logbooks(
+        classifier: Classifier) -> None:
     """benchmarks/learned_layer.py --write must be run again when the tune logbooks change."""
     check = set(_check_logbooks())
     tune = [path for path in WRITTEN.glob("*.jsonl") if path.stem not in check]
     entries = sum(1 for path in tune for _ in path.open(encoding="utf-8"))
-    assert LearnedLayer().trained_on["logbooks"] == len(tune)
-    assert LearnedLayer().trained_on["entries"] <= entries
+    trained_on = classifier.layer.trained_on
+    assert (trained_on["logbooks"], trained_on["entries"]) == (len(tune), entries)

@@ -195,7 +195,6 @@ class Classifier:
                  layer_path: Path | None = LAYER_PATH):
         """`layer_path=None`: the rules alone, without the learned layer (learned.py)."""
         context_path = context_path or CONTEXT_PATH
-        self.layer = LearnedLayer(layer_path) if layer_path else None
         self.nlp = _blank_pipeline()
         self.nlp.add_pipe("sentences")  # sentencizer's starts and line ends (sentences.py)
         taxonomy = read_yaml(taxonomy_path or TAXONOMY_PATH)
@@ -214,6 +213,7 @@ class Classifier:
         self.aside_titles = context.load_aside_titles(context_path)
         self.line_rules = context.load_line_rules(context_path)
         kinds = {rule.code: rule.kind for rule in self.rules.values()}
+        self.layer = LearnedLayer(kinds, layer_path) if layer_path else None
         self.context = self.nlp.add_pipe(
             "context", config={"cues_key": SPANS_KEY}).configure(rules, kinds)
 
@@ -252,6 +252,7 @@ class Classifier:
                 labels += _new_codes(labels, self._recurred(refers[0], results))
             labels += _new_codes(labels, [lb for lb in mine_trends(entry)
                                           if not _inside(lb, asides)])
+            # not filtered by asides: of the 5 it would drop in the written logbooks, 3 are right
             learned = self.layer.added(entry, labels) if self.layer else []
             if learned:
                 labels = in_kind_order([*labels, *learned])

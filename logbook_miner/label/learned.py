@@ -22,7 +22,7 @@ from pathlib import Path
 import numpy as np
 from spacy.lang.en.stop_words import STOP_WORDS
 
-from ..models import FAULT, INTERVENTION, Entry, Label
+from ..models import Entry, Label
 from ..resources import DATA
 from .cues import FIELDS
 
@@ -54,7 +54,9 @@ def features(found_words: Iterable[str], rule_codes: Iterable[str]) -> list[str]
 class LearnedLayer:
     """A logistic regression per code, read from `path` (written by benchmarks/learned_layer.py)."""
 
-    def __init__(self, path: Path = LAYER_PATH) -> None:
+    def __init__(self, kinds: dict[str, str], path: Path = LAYER_PATH) -> None:
+        """`kinds`: each code's kind (FAULT or INTERVENTION), as the taxonomy gives it."""
+        self.kinds = kinds
         with np.load(path, allow_pickle=False) as layer:
             self.codes: list[str] = layer["codes"].tolist()
             # one row per feature, one column per code
@@ -62,14 +64,14 @@ class LearnedLayer:
             self.bias: np.ndarray = layer["bias"]
             thresholds = layer["thresholds"].astype(np.float64)
             self.cutoffs = np.log(thresholds / (1 - thresholds))  # the scores they stand for
-            self.trained_on: dict = json.loads(str(layer["trained_on"]))
+            self.trained_on: dict[str, int | float] = json.loads(str(layer["trained_on"]))
             self.index = {name: i for i, name in enumerate(layer["features"].tolist())}
 
     def added(self, entry: Entry, labels: list[Label]) -> list[Label]:
         """Labels for the codes the model is sure of and the rules did not give."""
         found = words(entry)
         have = {lb.code for lb in labels}
-        present = self._present(features(found, have))
+        present = sorted(self._present(features(found, have)))  # one order: one float sum
         scores = self.weights.take(present, axis=0).sum(axis=0) + self.bias
         sure = np.flatnonzero(scores > self.cutoffs)
         added = []
@@ -82,7 +84,7 @@ class LearnedLayer:
                 continue
             field, start, end = place
             added.append(Label(
-                kind=FAULT if "." in code else INTERVENTION, code=code,
+                kind=self.kinds[code], code=code,
                 evidence=(getattr(entry, field) or "")[start:end], field=field,
                 start=start, end=end, source="learned:layer",
                 confidence=round(float(1 / (1 + np.exp(-scores[column]))), 3)))
