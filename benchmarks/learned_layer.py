@@ -133,9 +133,9 @@ def kind_of(code: str) -> str:
 def counts(found: list[dict], codes: list[set[str]]) -> Counter:
     tally: Counter = Counter()
     for row, got in zip(found, codes, strict=True):
-        for kind, faults in (("faults", True), ("interv", False)):
-            gold = {c for c in row["gold"] if ("." in c) == faults}  # faults: family.name
-            mine = {c for c in got if ("." in c) == faults}
+        for kind in DEV_TARGETS:
+            gold = {c for c in row["gold"] if kind_of(c) == kind}
+            mine = {c for c in got if kind_of(c) == kind}
             tally[kind, "tp"] += len(gold & mine)
             tally[kind, "fp"] += len(mine - gold)
             tally[kind, "fn"] += len(gold - mine)
