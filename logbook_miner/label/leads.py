@@ -14,8 +14,8 @@ from collections.abc import Iterator
 from re import _constants as sre
 from re import _parser as sre_parse
 
-_ZERO_WIDTH = (sre.AT, sre.ASSERT, sre.ASSERT_NOT)
-_REPEATS = (sre.MAX_REPEAT, sre.MIN_REPEAT, sre.POSSESSIVE_REPEAT)
+from .ruler import REPEATS, ZERO_WIDTH
+
 _CATEGORIES = {sre.CATEGORY_DIGIT: r"\d"}
 
 
@@ -36,7 +36,7 @@ def _openings(nodes: list) -> tuple[frozenset[str], bool] | None:
     character class; whether the match can be empty), or None if they are not known."""
     found: frozenset[str] = frozenset()
     for op, av in nodes:
-        if op in _ZERO_WIDTH:
+        if op in ZERO_WIDTH:
             continue
         if op in (sre.LITERAL, sre.IN):
             chars = _characters(op, av)
@@ -45,14 +45,14 @@ def _openings(nodes: list) -> tuple[frozenset[str], bool] | None:
             parts = [_openings(av[-1])]
         elif op is sre.BRANCH:
             parts = [_openings(branch) for branch in av[1]]
-        elif op in _REPEATS:
+        elif op in REPEATS:
             parts = [_openings(av[2])]
         else:
             return None
         if None in parts:
             return None
         found = found.union(*(chars for chars, _ in parts))
-        if not any(empty for _, empty in parts) and not (op in _REPEATS and av[0] == 0):
+        if not any(empty for _, empty in parts) and not (op in REPEATS and av[0] == 0):
             return found, False
     return found, True
 

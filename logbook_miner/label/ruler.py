@@ -30,6 +30,9 @@ from spacy.tokens import Doc, Span
 from .token_matcher import TokenMatcher, Unsupported
 
 MAX_WORDS = 500
+# parsed regex nodes (re._parser) that consume nothing, and those that repeat a part
+ZERO_WIDTH = (sre.AT, sre.ASSERT, sre.ASSERT_NOT)
+REPEATS = (sre.MAX_REPEAT, sre.MIN_REPEAT, sre.POSSESSIVE_REPEAT)
 
 
 class _Infinite(ValueError):
@@ -113,7 +116,7 @@ def _clue(nodes: list) -> frozenset[str] | None:
             alternatives = [_clue(branch) for branch in av[1]]
             if all(alternatives):
                 consider(frozenset().union(*alternatives))
-        elif op in (sre.MAX_REPEAT, sre.MIN_REPEAT, sre.POSSESSIVE_REPEAT) and av[0] >= 1:
+        elif op in REPEATS and av[0] >= 1:
             consider(_clue(av[2]))
     consider(frozenset({run.casefold()}) if run else None)
     return best
@@ -130,8 +133,6 @@ def clue(regex: str) -> frozenset[str] | None:
         return None
 
 
-_ZERO_WIDTH = (sre.AT, sre.ASSERT, sre.ASSERT_NOT)
-_REPEATS = (sre.MAX_REPEAT, sre.MIN_REPEAT, sre.POSSESSIVE_REPEAT)
 _MAX_STARTS = 64
 
 
@@ -140,7 +141,7 @@ def _starts(nodes: list) -> tuple[frozenset[str], bool]:
     strings; `whole` if each string is a whole match, so that what follows extends it."""
     out = frozenset({""})
     for op, av in nodes:
-        if op in _ZERO_WIDTH:
+        if op in ZERO_WIDTH:
             continue  # consumes nothing
         if op is sre.LITERAL:
             out = frozenset(p + chr(av) for p in out)
@@ -149,7 +150,7 @@ def _starts(nodes: list) -> tuple[frozenset[str], bool]:
             parts, whole = [_starts(branch) for branch in av[1]], True
         elif op is sre.SUBPATTERN and not (av[1] or av[2]):  # no flags changed inside
             parts, whole = [_starts(av[-1])], True
-        elif op in _REPEATS and av[0] >= 1:
+        elif op in REPEATS and av[0] >= 1:
             parts, whole = [_starts(av[2])], False
         else:
             return out, False
