@@ -28,8 +28,9 @@ from .cues import FIELDS
 
 LAYER_PATH = DATA / "learned_layer.npz"
 _WORD = re.compile(r"[a-z][a-z0-9_\-]+")  # in lowercased text
-# a sentence, or a line: up to a line end or a full stop, ! or ? before a space ("2.5" stays)
-_SENTENCE = re.compile(r"(?:[^\n.!?]|[.!?](?=\S))+")
+# a sentence, or a line: up to a line end or a full stop, ! or ? before a space ("2.5" stays;
+# a run of other characters is one step, as trends.py's, which also ends one at ';')
+_SENTENCE = re.compile(r"(?:[^\n.!?]+|[.!?](?=\S))+")
 
 
 def words(entry: Entry) -> set[str]:
