@@ -3,8 +3,8 @@
 The rules miss events told in words no pattern names; a logistic regression per code, over
 an entry's words (and word pairs) and the codes the rules gave it, catches some of them.
 It only adds: a code the rules gave stays, and the model adds one only when it is sure
-(its chance above the threshold chosen in training for the code's kind; a kind whose
-additions cost the rules' dev figures is left out of the layer). Its evidence is the
+(its chance above the threshold chosen for that code in training; a code whose additions
+did not pay in training is left out of the layer). Its evidence is the
 sentence of the entry whose words speak most for the code. `benchmarks/learned_layer.py`
 trains it on the project's own written tune logbooks (never on ../shared, whose texts are
 their authors') and writes `data/learned_layer.npz`; it reports what the layer adds on
