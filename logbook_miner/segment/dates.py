@@ -50,11 +50,15 @@ _TIME = re.compile(
 )
 _ZONE = re.compile(r"\s*\(?(?P<zone>Z|[A-Z]{2,5}|UTC[+-]\d{1,2})\)?(?![\w])")
 
-# What may stand before a leading date: space, emphasis, a Markdown '#', a bracket, a rule of
-# '=' or '~' or '--' (`=== 2021-11-24 ===`), a weekday. A lone '-' or '*' is a list item.
+# What may stand before a leading date: space, emphasis, a Markdown '#', a bracket (an
+# Org-mode timestamp's '<' too), a rule of '=' or '~' or '--' (`=== 2021-11-24 ===`), a
+# weekday, the day's number in a journal (`Day 12 (Mon 6 Mar 2023)`, `Entry #5 - ...`), a
+# date's label (`Date: 2023-03-04`). A lone '-' or '*' is a list item.
 _LEAD = re.compile(
-    r"^(?:\s|\*\*|__|#+\s|[\[(]|=+|~+|-{2,}|"
-    r"(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]*\.?,?\s+(?=\w))*")
+    r"^(?:\s|\*\*|__|#+\s|[\[(<]|=+|~+|-{2,}|"
+    r"(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]*\.?,?\s+(?=\w)|"
+    r"(?:Day|Week|Entry)\s+#?\d+\b[\s,:.\-\u2013\u2014]*|"
+    r"(?:Date|Dated|Posted|Updated)\s*:\s*)*")
 
 # Abbreviations as written in logbooks -> IANA zones; a US "ET"/"PT" follows DST.
 ZONES = {

@@ -50,6 +50,9 @@ _PREAMBLE = re.compile(
     re.IGNORECASE,
 )
 _PREAMBLE_LINES = 4
+# "Author: Jun Tan <jtan@>", "By: hlin · Reviewers: ptak": a name, up to another field
+_BYLINE = re.compile(r"^\W*(?:authors?|written by|posted by|by)\s*:\W*(?P<name>[^:·|;]{1,200}?)"
+                     r"\s*(?:[·|;]|$)", re.IGNORECASE)
 
 
 @dataclass(slots=True)
@@ -301,8 +304,8 @@ def _to_entry(seq: int, head: _Heading, dayfirst: bool) -> Entry:
     if author and author.group("name").lower() != "undated":
         entry.author = author.group("name").strip()
     entry.run_id = _run_id(tail)
-    if when is None or when.date.year is None:
-        _read_preamble(entry, body, dayfirst, when.date if when else None)
+    _read_preamble(entry, body, dayfirst, when.date if when else None,
+                   dates_too=when is None or when.date.year is None)
     return entry
 
 
@@ -316,8 +319,9 @@ def _run_id(tail: str) -> str | None:
 
 
 def _read_preamble(entry: Entry, body: list[Line], dayfirst: bool,
-                   yearless: dates.DateMatch | None) -> None:
-    """`**Posted on:** November 17, 2021` / `Time: June, 12 2022` under a title date the note.
+                   yearless: dates.DateMatch | None, dates_too: bool) -> None:
+    """`Author: kim` under a heading names its author; with `dates_too` (a heading without
+    a full date), `**Posted on:** November 17, 2021` / `Time: June, 12 2022` date the note.
 
     Under a heading dated without a year (`Log (June, 12)`), only a preamble date of
     the same month and day counts: it gives the year and the time.
@@ -328,9 +332,10 @@ def _read_preamble(entry: Entry, body: list[Line], dayfirst: bool,
         m = _PREAMBLE.match(plain)
         value = m.group("value") if m else plain
         found = dates.find_dates(value, dayfirst)
-        if m and m.group("label").lower() in ("written", "authors", "author", "by") and not found:
-            entry.author = entry.author or value.strip()
-        elif found and (m or len(value) - (found[0].end - found[0].start) < 8):
+        byline = _BYLINE.match(plain)
+        if byline and not found:
+            entry.author = entry.author or byline.group("name").strip()
+        elif dates_too and found and (m or len(value) - (found[0].end - found[0].start) < 8):
             d = found[0]
             if yearless is not None and (d.month, d.day) != (yearless.month, yearless.day):
                 continue
