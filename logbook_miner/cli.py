@@ -161,7 +161,7 @@ def main() -> None:
 @fail_cleanly
 def ingest(paths, db, name, timezone, date_order, as_one, force, no_label, workers, pdf_backend,
            follow_links, quiet) -> None:
-    """Read logbook files (PDF, Markdown, text, DOCX, HTML) into the database."""
+    """Read logbook files (PDF, Markdown, text, Org, DOCX, HTML) into the database."""
     with _Bars(quiet) as bars:
         results = Store(db).ingest(paths, name=name, timezone=timezone, as_one=as_one,
                                    force=force, label=not no_label, workers=workers,

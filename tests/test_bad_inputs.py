@@ -90,7 +90,7 @@ CASES = [
     Case("binary.txt", lambda: _rng().randbytes(4096) + bytes(4096),
          "binary file (NUL bytes), not text"),
     Case("labels.jsonl", lambda: b'{"logbook": "notes", "n": 1, "faults": []}\n',
-         "a .jsonl file holds data or code, not notes (a logbook is PDF, Markdown, text, DOCX "
+         "a .jsonl file holds data or code, not notes (a logbook is PDF, Markdown, text, Org, DOCX "
          "or HTML)"),
 ]
 GOOD = {"good-notes.md": (logbook(5).encode(), 5), "good-print.pdf": (text_pdf(NOTES), 2)}

@@ -135,3 +135,49 @@ def test_decorated_and_chat_style_date_lines(tmp_path):
     got = entries_of(tmp_path, "chat.txt", chat, default_timezone="ET")
     assert [(e.time, e.ts_utc) for e in got] == [("1:05 PM", datetime(2021, 11, 24, 18, 5)),
                                                  ("3:15 PM", datetime(2021, 11, 24, 20, 15))]
+
+
+def test_journal_day_numbers_and_labelled_dates_lead_entries(tmp_path):
+    days = ("Day 1 (Mon 6 Mar 2023)\nStarted the run on 64 nodes.\n\n"
+            "Day 2 (Tue 7 Mar 2023)\nNCCL timeout on gpu-17; restarted from step 12000.\n\n"
+            "Day 3 of the run we saw no spike.\n")
+    got = entries_of(tmp_path, "days.txt", days)
+    assert [(e.heading, e.date) for e in got] == [
+        ("Day 1 (Mon 6 Mar 2023)", date(2023, 3, 6)), ("Day 2 (Tue 7 Mar 2023)", date(2023, 3, 7))]
+    assert got[1].text.endswith("Day 3 of the run we saw no spike.")  # no date: prose
+    form = ("Date: 2023-03-04\nAuthor: Jun Tan <jtan@>\nJob crashed at 02:10.\n\n"
+            "Date: 2023-03-05\nBy: hlin · Reviewers: ptak\nBy 08:00 the loss was back.\n")
+    got = entries_of(tmp_path, "form.txt", form)
+    assert [(e.date, e.author) for e in got] == [(date(2023, 3, 4), "Jun Tan <jtan@>"),
+                                                 (date(2023, 3, 5), "hlin")]
+
+
+ORG_JOURNAL = """\
+#+TITLE: 30B pretraining journal
+#+STARTUP: overview
+* Week 10
+** <2023-03-04 Sat 02:40> NCCL timeout                              :incident:
+:PROPERTIES:
+:NODE: gpu-17
+:END:
+Job crashed with NCCL timeout on node gpu-17.
+#+BEGIN_SRC sh
+* 2023-01-01 not a heading inside a block
+#+END_SRC
+*** follow-up
+Restarted from step 12000.
+** DONE [2023-03-05 Sun] Replace gpu-17
+# a comment line
+Vendor confirmed a bad HCA.
+"""
+
+
+def test_org_headings_timestamps_blocks_and_drawers(tmp_path):
+    got = entries_of(tmp_path, "journal.org", ORG_JOURNAL)
+    assert [(e.heading, e.date, e.time) for e in got] == [
+        ("2023-03-04 02:40 NCCL timeout", date(2023, 3, 4), "02:40"),
+        ("2023-03-05 Replace gpu-17", date(2023, 3, 5), None)]
+    first = got[0].text
+    assert "* 2023-01-01 not a heading inside a block" in first  # code, kept as text
+    assert "follow-up" in first and "Restarted from step 12000." in first
+    assert ":NODE:" not in first and "STARTUP" not in first and "comment" not in got[1].text

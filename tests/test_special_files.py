@@ -58,7 +58,7 @@ def test_a_folders_other_files_are_named_in_one_line(tmp_path):
     assert run.returncode == 0, run.stderr
     assert run.stdout.splitlines()[0] == (
         f"skipped 4 files of {folder} that no reader takes: losses.csv, plot.png, run.json "
-        "and 1 more (logbooks are .pdf .md .markdown .txt .text .log .docx .html .htm)")
+        "and 1 more (logbooks are .pdf .md .markdown .txt .text .log .org .docx .html .htm)")
     assert run.stdout.splitlines()[1] == (
         f"skipped 1 folder inside {folder}: images/ (a folder's own files are read, not its "
         "subfolders': name those too)")

@@ -16,10 +16,11 @@ from pathlib import Path
 from ..models import Document
 from .errors import ReadError
 from .markdown import read_markdown
+from .org import read_org
 from .text import decode, read_text
 
-SUPPORTED_SUFFIXES = (".pdf", ".md", ".markdown", ".txt", ".text", ".log", ".docx", ".html",
-                      ".htm")
+SUPPORTED_SUFFIXES = (".pdf", ".md", ".markdown", ".txt", ".text", ".log", ".org", ".docx",
+                      ".html", ".htm")
 # Both give the same entries on every fixture (tests/test_pdf_backends.py); PDFium is
 # ~10x faster, pdfplumber stays as the reference and a fallback. Each backend's module
 # is imported when first used, so a run that reads no PDF never loads a PDF library.
@@ -46,7 +47,7 @@ __all__ = ["DEFAULT_PDF_BACKEND", "PDF_BACKENDS", "SUPPORTED_SUFFIXES", "ReadErr
 
 
 def sniff_format(path: Path, head: bytes) -> str:
-    """'pdf', 'docx', 'html', 'markdown' or 'text', from the bytes then the extension."""
+    """'pdf', 'docx', 'html', 'markdown', 'org' or 'text', from the bytes then the extension."""
     if head.lstrip(b"\x00\t\r\n ").startswith(b"%PDF-"):
         return "pdf"
     suffix = path.suffix.lower()
@@ -58,14 +59,14 @@ def sniff_format(path: Path, head: bytes) -> str:
         raise ReadError("not a Word document (not a zip archive)")
     if suffix in _NOT_NOTES:  # a slip of the path (gold labels, a script) read as text
         raise ReadError(f"a {suffix} file holds data or code, not notes (a logbook is PDF, "
-                        "Markdown, text, DOCX or HTML)")
+                        "Markdown, text, Org, DOCX or HTML)")
     start = head.removeprefix(b"\xef\xbb\xbf").lstrip()
     fragment = suffix not in _MARKDOWN_SUFFIXES and _HTML_FRAGMENT.match(start)
     if _HTML_PAGE.match(start) or fragment or suffix in _HTML_SUFFIXES:
         return "html"
     if suffix in _MARKDOWN_SUFFIXES:
         return "markdown"
-    return "text"
+    return "org" if suffix == ".org" else "text"
 
 
 def _zip_format(path: Path) -> str:
@@ -146,4 +147,4 @@ def read(path: str | Path, pdf_backend: str = DEFAULT_PDF_BACKEND,
     if fmt in ("docx", "html"):  # imported when used, like the PDF backends
         return getattr(importlib.import_module(f".{fmt}", __package__), f"read_{fmt}")(path)
     text = decode(path.read_bytes())
-    return read_markdown(path, text) if fmt == "markdown" else read_text(path, text)
+    return {"markdown": read_markdown, "org": read_org}.get(fmt, read_text)(path, text)
