@@ -181,3 +181,27 @@ def test_org_headings_timestamps_blocks_and_drawers(tmp_path):
     assert "* 2023-01-01 not a heading inside a block" in first  # code, kept as text
     assert "follow-up" in first and "Restarted from step 12000." in first
     assert ":NODE:" not in first and "STARTUP" not in first and "comment" not in got[1].text
+
+
+def test_a_log_kept_as_dated_bullets_or_table_rows(tmp_path):
+    bullets = ("# Run log\n\n- 2023-03-04: NCCL timeout on gpu-17, restarted from step 12000.\n"
+               "  The second try held.\n- 2023-03-05: Loss spike at step 12500.\n"
+               "  - 2023-03-06 a nested item is part of its parent\n")
+    got = entries_of(tmp_path, "bullets.md", bullets)
+    assert [(e.heading[:10], e.date) for e in got] == [
+        ("2023-03-04", date(2023, 3, 4)), ("2023-03-05", date(2023, 3, 5))]
+    assert "The second try held." in got[0].text and "nested" in got[1].text
+    table = ("| Date | What happened |\n|---|---|\n| 2023-03-04 | NCCL timeout on gpu-17 |\n"
+             "| 2023-03-05 | loss spike at 12500 |\n")
+    got = entries_of(tmp_path, "table.md", table)
+    assert [(e.heading, e.date) for e in got if e.date] == [
+        ("2023-03-04 | NCCL timeout on gpu-17", date(2023, 3, 4)),
+        ("2023-03-05 | loss spike at 12500", date(2023, 3, 5))]
+
+
+def test_dated_links_under_undated_headings_stay_in_their_entry(tmp_path):
+    text = ("## Run completed\n\nDone.\n\n- [Nov 17 update](a.md): numerics\n"
+            "- [Dec 3 update](b.md): hardware\n\n## Cluster deletion\n\nGone.\n\n"
+            "## Results\n\nGood.\n")
+    got = entries_of(tmp_path, "final.md", text)
+    assert [e.heading for e in got] == ["Run completed", "Cluster deletion", "Results"]

@@ -7,7 +7,11 @@ What an entry is, stated once:
   unindented line that begins with a date or date-time and starts a block
   (or continues a run of such lines). A list item, a log line with
   seconds, or a date inside a title starts nothing; where styled headings
-  carry dates, plain date-led lines are prose.
+  carry dates, plain date-led lines are prose. Where no heading is dated and
+  unindented list items or table rows that begin with a date (two or more)
+  outnumber the headings but a title twice, they are the entries: a logbook
+  kept as a list of dated bullets or a table (a list of three dated links
+  under three undated headings is not).
 - A heading wraps onto the next line when that line has its style, or when
   the heading leaves a bracket open.
 - A table of contents repeats later headings with nothing under them: its
@@ -50,6 +54,7 @@ _PREAMBLE = re.compile(
     re.IGNORECASE,
 )
 _PREAMBLE_LINES = 4
+_ITEM_MARK = re.compile(r"^\s*(?:[-*+\u2022]|\|)\s*")  # a list item's bullet, a table row's bar
 # "Author: Jun Tan <jtan@>", "By: hlin · Reviewers: ptak": a name, up to another field
 _BYLINE = re.compile(r"^\W*(?:authors?|written by|posted by|by)\s*:\W*(?P<name>[^:·|;]{1,200}?)"
                      r"\s*(?:[·|;]|$)", re.IGNORECASE)
@@ -77,6 +82,10 @@ def segment(doc: Document, default_timezone: str | None = None,
     if dayfirst is None:
         dayfirst = dates.reads_dayfirst(line.text for line in lines)
     heads = _join_wrapped(_find_headings(lines, dayfirst), lines)
+    if not any(head.when for head in heads):
+        items = _dated_items(lines, dayfirst)
+        if len(items) > 2 * max(len(heads) - 1, 0):  # they, not the headings, are the log
+            heads = sorted([*heads, *items], key=lambda head: head.index)
     first_heading = heads[0].index if heads else len(lines)
     heads, toc = _drop_toc(heads, lines)
     heads = _prefer_styled(heads)
@@ -117,6 +126,22 @@ def _find_headings(lines: list[Line], dayfirst: bool) -> list[_Heading]:
             heads.append(_Heading(i, text, level, when or dates.heading_when(text, dayfirst),
                                   page=line.page))
     return heads
+
+
+def _dated_items(lines: list[Line], dayfirst: bool) -> list[_Heading]:
+    """Unindented list items and table rows that begin with a date, two or more: a logbook
+    kept as a list of dated bullets or a table of one row per event, with no dated heading."""
+    items = []
+    for i, line in enumerate(lines):
+        mark = _ITEM_MARK.match(line.text)
+        nested = line.indent + len(line.text) - len(line.text.lstrip()) >= _INDENTED
+        if mark is None or line.code or nested:
+            continue
+        text = line.text[mark.end():].strip().removesuffix("|").rstrip()
+        when = dates.leading_when(text, dayfirst)
+        if when is not None and not _log_line(when, text):
+            items.append(_Heading(i, text, _BODY_LEVEL, when, page=line.page))
+    return items if len(items) > 1 else []
 
 
 def _prefer_styled(heads: list[_Heading]) -> list[_Heading]:
