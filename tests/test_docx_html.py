@@ -288,3 +288,26 @@ def test_unreadable_files_give_a_one_line_reason(tmp_path, name):
     with pytest.raises(ReadError) as caught:
         read(tmp_path / name)
     assert str(caught.value).startswith(reason) and "\n" not in str(caught.value)
+
+
+def test_a_log_kept_as_a_word_table_or_html_bullets_gives_an_entry_per_row(tmp_path):
+    document = docx.Document()
+    document.add_heading("Run log", 1)
+    rows = [("Date", "What happened"), ("2023-03-04", "NCCL timeout on gpu-17, restarted"),
+            ("2023-03-05", "loss spike at 12500")]
+    table = document.add_table(rows=len(rows), cols=2)
+    for r, row in enumerate(rows):
+        for c, cell in enumerate(row):
+            table.cell(r, c).text = cell
+    document.save(tmp_path / "log.docx")
+    got = segment(read(tmp_path / "log.docx"))
+    assert [(e.heading, e.date) for e in got if e.date] == [
+        ("2023-03-04 | NCCL timeout on gpu-17, restarted", date(2023, 3, 4)),
+        ("2023-03-05 | loss spike at 12500", date(2023, 3, 5))]
+    page = tmp_path / "log.html"
+    page.write_text("<!doctype html><html><body><h1>Run log</h1><ul>"
+                    "<li>2023-03-04: NCCL timeout on gpu-17<ul><li>2023-03-05 nested</li></ul></li>"
+                    "<li>2023-03-06: loss spike at 12500</li></ul></body></html>", encoding="utf-8")
+    got = segment(read(page))
+    assert [e.date for e in got] == [date(2023, 3, 4), date(2023, 3, 6)]
+    assert "nested" in got[0].text

@@ -8,7 +8,7 @@ What an entry is, stated once:
   (or continues a run of such lines). A list item, a log line with
   seconds, or a date inside a title starts nothing; where styled headings
   carry dates, plain date-led lines are prose. Where no heading is dated and
-  unindented list items or table rows that begin with a date (two or more)
+  the outermost list items or table rows that begin with a date (two or more)
   outnumber the headings but a title twice, they are the entries: a logbook
   kept as a list of dated bullets or a table (a list of three dated links
   under three undated headings is not).
@@ -54,7 +54,7 @@ _PREAMBLE = re.compile(
     re.IGNORECASE,
 )
 _PREAMBLE_LINES = 4
-_ITEM_MARK = re.compile(r"^\s*(?:[-*+\u2022]|\|)\s*")  # a list item's bullet, a table row's bar
+_ITEM_MARK = re.compile(r"^\s*(?:[-*+\u2022|]\s*)?")  # a list item's bullet, a table row's bar
 # "Author: Jun Tan <jtan@>", "By: hlin · Reviewers: ptak": a name, up to another field
 _BYLINE = re.compile(r"^\W*(?:authors?|written by|posted by|by)\s*:\W*(?P<name>[^:·|;]{1,200}?)"
                      r"\s*(?:[·|;]|$)", re.IGNORECASE)
@@ -129,18 +129,17 @@ def _find_headings(lines: list[Line], dayfirst: bool) -> list[_Heading]:
 
 
 def _dated_items(lines: list[Line], dayfirst: bool) -> list[_Heading]:
-    """Unindented list items and table rows that begin with a date, two or more: a logbook
+    """The outermost list items and table rows that begin with a date, two or more: a logbook
     kept as a list of dated bullets or a table of one row per event, with no dated heading."""
     items = []
     for i, line in enumerate(lines):
-        mark = _ITEM_MARK.match(line.text)
-        nested = line.indent + len(line.text) - len(line.text.lstrip()) >= _INDENTED
-        if mark is None or line.code or nested:
-            continue
-        text = line.text[mark.end():].strip().removesuffix("|").rstrip()
-        when = dates.leading_when(text, dayfirst)
+        text = _ITEM_MARK.sub("", line.text).removesuffix("|").rstrip()
+        when = dates.leading_when(text, dayfirst) if text and not line.code else None
         if when is not None and not _log_line(when, text):
-            items.append(_Heading(i, text, _BODY_LEVEL, when, page=line.page))
+            depth = line.indent + len(line.text) - len(line.text.lstrip())
+            items.append((depth, _Heading(i, text, _BODY_LEVEL, when, page=line.page)))
+    outermost = min((depth for depth, _ in items), default=0)
+    items = [item for depth, item in items if depth == outermost]
     return items if len(items) > 1 else []
 
 
