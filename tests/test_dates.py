@@ -32,6 +32,12 @@ from logbook_miner.segment.entries import segment
     ("17/11/2021", (2021, 11, 17)),  # day first: 17 is no month
     ("11/17/21", (2021, 11, 17)),
     ("17.11.2021", (2021, 11, 17)),
+    ("04.03.2023", (2023, 3, 4)),  # dotted: day first, as Europe writes it
+    ("03-04-2023", (2023, 3, 4)),  # dashed as slashed: month first unless the logbook says
+    ("13-04-2023", (2023, 4, 13)),
+    ("ranks 3-4-21", None),  # a dashed date needs four year digits
+    ("4-Mar-2023", (2023, 3, 4)),
+    ("04-Mar-23 restart", (2023, 3, 4)),
     ("apex 2.4.21", None),  # a version, not a date
     ("2021-02-30", None),  # no such day
     ("Feb 29", (None, 2, 29)),  # valid in a leap year; the year comes later

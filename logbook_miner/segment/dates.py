@@ -38,9 +38,13 @@ DATE_PATTERNS = [
     # Nov 5, November 5th 2021, June, 12 (a comma after the month, as CPM-Live writes it)
     re.compile(rf"\b{_MONTH},?\s+{_DAY}\b(?:,?\s+(?P<year>(?:19|20)\d\d)\b)?"),
     re.compile(rf"\b{_DAY}\s+{_MONTH}\b,?(?:\s+(?P<year>(?:19|20)\d\d)\b)?"),
-    # 17/11/2021, 11/17/21, 17.11.2021 (a dotted date needs four year digits: 2.4.21 is a version)
+    re.compile(rf"\b{_DAY}-{_MONTH}-(?P<year>(?:19|20)?\d\d)\b"),  # 4-Mar-2023, 04-Mar-23
+    # 17/11/2021, 11/17/21, 03-04-2023, 17.11.2021 (a dashed or dotted date needs four year
+    # digits: 3-4-21 is a range, 2.4.21 a version; a dotted one is day first, as Europe writes it)
     re.compile(r"(?<![\d/.])(?P<a>[0-3]?\d)/(?P<b>[0-3]?\d)/(?P<year>(?:19|20)?\d\d)(?![\d/])"),
-    re.compile(r"(?<![\d/.])(?P<a>[0-3]?\d)\.(?P<b>[0-3]?\d)\.(?P<year>(?:19|20)\d\d)(?![\d.])"),
+    re.compile(r"(?<![\d/.-])(?P<a>[0-3]?\d)-(?P<b>[0-3]?\d)-(?P<year>(?:19|20)\d\d)(?![\d-])"),
+    re.compile(r"(?<![\d/.])(?P<a>[0-3]?\d)(?P<dot>\.)(?P<b>[0-3]?\d)\.(?P<year>(?:19|20)\d\d)"
+               r"(?![\d.])"),
 ]
 _NUMERIC = [p for p in DATE_PATTERNS if "a" in p.groupindex]  # day and month both numbers
 _TIME = re.compile(
@@ -142,7 +146,8 @@ def _to_match(m: re.Match, dayfirst: bool) -> DateMatch | None:
         month, day = MONTHS[groups["mon"].lower().rstrip(".")], int(groups["day"])
     elif groups.get("a"):
         a, b = int(groups["a"]), int(groups["b"])
-        month, day = (b, a) if (a > 12 or (dayfirst and b <= 12)) else (a, b)
+        day_first = dayfirst or groups.get("dot") is not None
+        month, day = (b, a) if (a > 12 or (day_first and b <= 12)) else (a, b)
     else:
         month, day = int(groups["month"]), int(groups["day"])
     try:
