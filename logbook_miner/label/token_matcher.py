@@ -9,8 +9,8 @@ most of the classifier's time. Here each pattern is compiled into segments
    index of the word lists and regexes of the specs; a REGEX is run once per
    distinct string, ever (the words found are kept), and not at all if it is
    anchored at the string's start (or end) and cannot begin (or end) with the
-   string's first (or last) three characters: a new word is searched for a few
-   regexes of ~250 (meeting new words is most of what a first logbook costs more);
+   string's first (or last) three characters: a new word is searched for about
+   one regex in five (meeting new words is most of what a first logbook costs more);
 2. a pattern cannot match unless the doc holds a word for each of its
    *requirements* (the segments of exactly one token with a word list or a
    regex): the others, all but a few per doc, are skipped;
@@ -386,7 +386,7 @@ class TokenMatcher:
 class _Screen:
     """The regexes on one attribute, indexed by the strings their matches begin and end with
     (`_Index.heads`, `.tails`): a new word is searched only for those its own first and last
-    characters allow, a few of ~250 (the most a first logbook costs more)."""
+    characters allow (on the shared logbooks, 24 of 91 on ORTH, 29 of 168 on LOWER)."""
 
     def __init__(self, regexes: list[tuple[_Index, int]]) -> None:
         self.regexes = regexes  # (index, its requirement bit or 0)
