@@ -20,13 +20,7 @@ from logbook_miner.label import context
 from logbook_miner.label.classifier import CONTEXT_PATH, Classifier, normalise
 from logbook_miner.label.ruler import clue, expand, optimise
 from logbook_miner.label.taxonomy import TAXONOMY_PATH
-from logbook_miner.label.token_matcher import (
-    TokenMatcher,
-    Unsupported,
-    _any_of,
-    _first,
-    _first_characters,
-)
+from logbook_miner.label.token_matcher import TokenMatcher, Unsupported, _affixes, _Screen
 
 SAMPLES = [
     "Excluded gpu-st-p4d-35 from the hostfile and requeued; NCCL timeout on rank 12 before that.",
@@ -104,38 +98,32 @@ def test_token_matcher_finds_what_spacys_matcher_finds(patterns, tokens) -> None
     assert ours(doc) == {m for m in spacy_matcher(doc) if m[1] < m[2]}
 
 
-def test_a_new_word_is_tried_against_regexes_joined() -> None:
-    """One search finds whether any of a group of REGEXes can pass a word; a regex's own
-    flags stay its own, and a back-reference, which would mean something else, is not joined."""
-    regexes = (r"^gpus?$", r"\d+x", r"(a|b)c", r"(?i)^oom")
-    joined = _any_of([re.compile(r) for r in regexes])
-    for word in ("gpu", "GPU", "gpus", "agpu", "3x", "bc", "cb", "OOM", "Oom-killer", ""):
-        assert bool(joined.search(word)) == any(re.search(r, word) for r in regexes)
-    assert _any_of([re.compile(r"(a)\1"), re.compile("b")]) is None
-
-
-def test_a_new_word_skips_only_regexes_it_cannot_begin() -> None:
-    """A regex anchored at the word's start is skipped for a word whose first character it
-    cannot match, never for one it finds: every data regex on the words of ten written
-    logbooks, and words that match an ASCII letter only by Unicode's case rules."""
+def test_a_new_word_skips_only_regexes_it_cannot_pass() -> None:
+    """A new word is searched only for the regexes anchored at its ends whose first (last)
+    characters its own allow, and never skips one that finds it: every data regex on the
+    words of ten written logbooks, words that match an ASCII letter only by Unicode's case
+    rules, and a word that ends in a line end (which "$" matches before)."""
     matcher = Classifier().nlp.get_pipe("rulers").tokens
-    regexes = [index.pattern for indexes in matcher._regexes.values() for index in indexes]
+    regexes = [(index, 0) for indexes in matcher._regexes.values() for index in indexes]
+    screen = _Screen(regexes)
     written = sorted((Path(__file__).parents[1] / "benchmarks" / "written_logbooks").glob("*.md"))
     words = {w for path in written[:10] for w in path.read_text(encoding="utf-8").split()}
-    words |= {w.lower() for w in words} | {"\u212aill", "\u017fkip", "--lr", "β2", ""}
-    screened = 0
-    for regex in regexes:
-        firsts = _first_characters(regex)
-        screened += firsts is not None
-        for word in words:
-            if firsts is not None and _first(word) is not None and _first(word) not in firsts:
-                assert not regex.search(word), (regex.pattern, word)
-    assert screened > len(regexes) / 2
-    assert _first_characters(re.compile(r"(?i)^(oom|nccl)")) == set("on")
-    assert _first_characters(re.compile(r"^(?!\d{3}$)")) is None  # matches an empty start
-    assert _first_characters(re.compile("ECC")) is None  # not anchored
-    assert _first_characters(re.compile("^k", re.IGNORECASE)) == {"k"}
-    assert re.search("^k", "\u212aill", re.IGNORECASE) and _first("\u212aill") is None
+    words |= {w.lower() for w in words} | {"\u212aill", "\u017fkip", "ma\u212a", "--lr", "β2",
+                                            "", "gpu\n"}
+    for word in words:
+        searched = {index for index, _ in screen.candidates(word)}
+        for index, _ in regexes:
+            if index not in searched:
+                assert not index.pattern.search(word), (index.pattern.pattern, word)
+    assert sum(index.heads is not None for index, _ in regexes) > len(regexes) / 2
+    assert sum(index.tails is not None for index, _ in regexes) > len(regexes) / 2
+    assert _affixes(re.compile(r"(?i)^(oom|nccl)")) == ({"oom", "ncc"}, None)
+    assert _affixes(re.compile(r"^(gpu|card)s?$")) == ({"gpu", "car"}, {"upg", "dra", "sup", "sdr"})
+    assert _affixes(re.compile(r"^(?!\d{3}$)")) == (None, None)  # matches an empty start
+    assert _affixes(re.compile("ECC")) == (None, None)  # not anchored
+    assert _affixes(re.compile("(?m:^a$)")) == (None, None)  # anchored at line ends
+    assert _affixes(re.compile("^k", re.IGNORECASE)) == ({"k"}, None)
+    assert re.search("^k", "\u212aill", re.IGNORECASE)
 
 
 def test_token_matcher_refuses_what_it_does_not_implement() -> None:

@@ -93,10 +93,13 @@ class _WordCachingTokenizer(Tokenizer):
     spaCy caches a word's tokens only until the text being tokenized meets a special case
     ("don't", "e.g.", "->"; its issue 1250), and nine texts in ten meet one: each word after
     it went through the affix regexes again at each sight (0.21 ms an entry, 0.08 cached).
-    Each word new to the tokenizer is first tokenized alone, which caches it unless it holds
-    a special case itself; a cached word's tokens are those it is given anew, so no token
-    changes. (Setting the rules or affixes later flushes the cache, not `_seen`: the words
-    are then only tokenized anew, as spaCy's own tokenizer does.)
+    Each word new to the tokenizer is first tokenized apart from the text, which caches it
+    unless it holds a special case itself; a cached word's tokens are those it is given anew,
+    so no token changes. The new words of letters and digits only, which are no special case,
+    are tokenized together, as one text (a doc each cost 8 µs more); any other alone, so that
+    a special case in one keeps no other from the cache. (Setting the rules or affixes later
+    flushes the cache, not `_seen`: the words are then only tokenized anew, as spaCy's own
+    tokenizer does.)
     """
 
     def __init__(self, *args, **kwargs) -> None:
@@ -114,7 +117,10 @@ class _WordCachingTokenizer(Tokenizer):
     def __call__(self, text: str) -> Doc:
         if len(self._seen) < self.max_cache_size:  # past it, spaCy caches no more words
             new = set(text.split()) - self._seen
-            for word in new:
+            plain = {word for word in new if word.isalnum() and word not in self.rules}
+            if plain:
+                super().__call__(" ".join(plain))
+            for word in new - plain:
                 super().__call__(word)
             self._seen |= new
         return super().__call__(text)
