@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import shlex
 import subprocess
+from datetime import date
 
 import duckdb
 import pytest
@@ -62,6 +63,20 @@ def test_folder_is_one_logbook_per_file_or_merged_with_as_one(run, tmp_path, not
     assert merged.exit_code == 0
     assert stored(db, "SELECT seq, heading FROM entries WHERE logbook = 'daily' ORDER BY seq") == [
         (1, "2021-11-24"), (2, "2021-11-25")]  # file-name order
+
+
+def test_merged_daily_notes_undated_inside_are_dated_by_their_names(run, tmp_path):
+    days = tmp_path / "days"
+    days.mkdir()
+    (days / "2023-03-04.org").write_text("* Notes\nNCCL timeout, restarted.\n")
+    (days / "2023-03-05.md").write_text("# Notes\n\nLoss spike, recovered.\n")
+    (days / "2023-03-06.md").write_text("# 2023-03-07 late write-up\n\nAll healthy.\n")
+    db = tmp_path / "x.duckdb"
+    assert run("ingest", days, "--db", db, "--as-one", "days").exit_code == 0
+    assert stored(db, "SELECT date, heading, text FROM entries ORDER BY seq") == [
+        (date(2023, 3, 4), "2023-03-04", "Notes\nNCCL timeout, restarted."),
+        (date(2023, 3, 5), "2023-03-05", "Notes\n\nLoss spike, recovered."),
+        (date(2023, 3, 7), "2023-03-07 late write-up", "All healthy.")]  # its own date counts
 
 
 def test_a_bad_file_fails_alone(run, tmp_path, notes):

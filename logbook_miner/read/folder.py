@@ -7,7 +7,8 @@ folder may hold a stray copy of another day's note. So:
 - files are ordered by the date in their name, or else by the first dated
   line near their top, when every file has one; otherwise by name;
 - a file whose text repeats another's is read once: the copy kept is the one
-  whose name agrees with the date it holds, and the other is reported.
+  whose name agrees with the date it holds, and the other is reported;
+- a note whose first lines hold no date is dated by its name.
 """
 
 from __future__ import annotations
@@ -46,9 +47,19 @@ def read_merged(paths: Sequence[Path], name: str, read: Callable[[Path], Documen
     docs = _in_date_order(docs)
     pages = sum(d.pages or 0 for d in docs) or None
     fmt = docs[0].format if len({d.format for d in docs}) == 1 else "mixed"
-    lines = [line for d in docs for line in (*d.lines, Line(""))]  # files never run together
+    lines = [line for d in docs for line in (*_dated(d), Line(""))]  # files never run together
     return Merged(Document(path=paths[0].parent, format=fmt, pages=pages, title=name,
                            lines=lines), notes)
+
+
+def _dated(doc: Document) -> list[Line]:
+    """The note's lines, under a heading of the date in its name if its text holds none
+    (`2023-03-04.md` whose only heading is `Notes`): the name is the note's date. Level 0
+    keeps the note's own headings inside that entry."""
+    named = _name_date(doc)
+    if named is None or _text_date(doc) is not None:
+        return doc.lines
+    return [Line(named.isoformat(), level=0), *doc.lines]
 
 
 def _drop_repeats(docs: list[Document]) -> tuple[list[Document], list[str]]:

@@ -112,7 +112,7 @@ def _find_headings(lines: list[Line], dayfirst: bool) -> list[_Heading]:
         text = line.text.strip()
         if not text or line.code or len(text) > _MAX_HEADING_CHARS:
             continue
-        level = line.level or levels.get((line.size, line.bold))
+        level = line.level if line.level is not None else levels.get((line.size, line.bold))
         if level is None and _standalone(lines, i) and line.bold and line.indent < _INDENTED:
             level = levels.get("bold")  # indented, it is a list item or a table's header row
         in_list = bool(heads) and heads[-1].level == _BODY_LEVEL and i - heads[-1].index <= 2
