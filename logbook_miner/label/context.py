@@ -228,10 +228,15 @@ class LineRule:
 
 
 def load_line_rules(path: Path) -> list[LineRule]:
+    """context.yaml's `line_rules`, their screens (see line_spans) compiled with them, not on
+    the first text read."""
     data = _read(path)
-    return [LineRule(frozenset(rule["drops"]), _compiled(rule.get("lines") or rule["labels"]),
-                     "labels" in rule)
-            for rule in data.get("line_rules", [])]
+    rules = [LineRule(frozenset(rule["drops"]), _compiled(rule.get("lines") or rule["labels"]),
+                      "labels" in rule)
+             for rule in data.get("line_rules", [])]
+    for rule in rules:
+        _screens(tuple(rule.lines))
+    return rules
 
 
 def line_spans(text: str, patterns: list[re.Pattern],

@@ -63,6 +63,12 @@ def _clues(path: Path = METRICS_PATH) -> frozenset[str]:
     return frozenset().union(*(p.clue for p in _patterns(path) if p.clue))
 
 
+def compile_regexes() -> None:
+    """Compile metrics.yaml's regexes now: a classifier does as it is built, so that the
+    first entry it reads does not pay for them."""
+    _clues()
+
+
 def _number(text: str) -> float:
     return float(text.replace(",", "").replace("_", "").rstrip("."))
 

@@ -65,6 +65,12 @@ def _vocabulary(path: Path = RATES_PATH) -> _Vocabulary:
     )
 
 
+def compile_regexes() -> None:
+    """Compile rates.yaml's regexes now: a classifier does as it is built, so that the first
+    entry it reads does not pay for them."""
+    _vocabulary()
+
+
 def mine_rates(entry: Entry,
                normalised: Mapping[str, tuple[str, list[int]]] | None = None) -> list[Rate]:
     """Every count or rate the entry's text states, with the hours it covers. A sentence a
