@@ -285,9 +285,10 @@ class Classifier:
         """Every pattern match in one field that no context trigger modifies."""
         original = getattr(entry, field) or ""
         bounds = Sentences.of(doc)
+        modified = context.decisions(doc)
         for span in doc.spans[SPANS_KEY]:
             rule = self.rules[span.id_]
-            if span._.context is not None or (
+            if context.cue_key(span) in modified or (
                     rule.not_after and span.start and doc[span.start - 1].lower_ in rule.not_after):
                 continue
             words = [tok for tok in span if not tok.is_space] or list(span)
