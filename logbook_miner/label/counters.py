@@ -45,8 +45,12 @@ _FIELD = re.compile(r"^[\s>*+-]*(?:\*\*)?(?P<name>[^\s:=*][^:=*]{0,60}?)\s*(?:\*
 # "job RUNNING, 0 requeues", "- 0 resubmits since Wed", "saw zero NaNs", "MFU 37.6%. 0 node
 # failures" (not an id: "rank 0 crashes", "GPU 0 fell off"); the zero is found first (it is
 # rare), then what stands before it on its line
-_ZERO_BEFORE = re.compile(r"(?i)(?<![\w.])(?:0|zero)[ \t]+"
-                          r"(?P<name>[a-z][\w-]*(?:[ \t]+(?!(?:0|zero)\b)[a-z][\w-]*){0,2})")
+_ZERO_BEFORE = re.compile(r"(?<![\w.])(?:0|zero)[ \t]+"
+                          r"(?P<name>[a-z][\w-]*(?:[ \t]+(?!(?:0|zero)\b)[a-z][\w-]*){0,2})",
+                          re.IGNORECASE)
+# where one stands (no other character folds into "z"), as leads.lead makes it for a regex
+# that opens with digits: re tries a regex that opens with a lookbehind at each character
+_ZERO_BEFORE_LEAD = re.compile(rf"[0zZ](?<=(?=(?i:{_ZERO_BEFORE.pattern}))[0zZ])")
 _WORD = re.compile(r"[\w-]+")
 _COUNT_OPENS = re.compile(r"(?im)(?:^[ \t>*+-]*|[,;(:|·][ \t]*|[.!?][ \t]+"
                           r"|\b(?:and|with|had|has|saw|see|got)[ \t]+)$")
@@ -99,7 +103,7 @@ def zero_spans(text: str) -> list[Span]:
         if start:
             above = _previous(text, start)
             spans += _column_spans((above, _line(text, above)), (start, line))
-    spans += [span for found in _ZERO_BEFORE.finditer(text)
+    spans += [span for found in leads.finditer(_ZERO_BEFORE, _ZERO_BEFORE_LEAD, text)
               if (span := _counted_name(found)) and _COUNT_OPENS.search(
                   text, text.rfind("\n", 0, found.start()) + 1, found.start())]
     return spans
