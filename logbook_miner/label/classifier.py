@@ -30,18 +30,15 @@ from spacy.tokens import Doc
 from ..models import FAULT, Entry, Label, LabelledEntry, in_kind_order
 from ..resources import DATA, read_yaml
 from ..segment.dates import leading_when, names_only_later_days
-from . import context, counters
+from . import context, counters, numbers, rates, trends
 from .consequences import Consequences
 from .cues import FIELDS, Cue, Rule
 from .generated_cues import component_groups, edit_group, variable_groups, variant_group
 from .learned import LAYER_PATH, LearnedLayer
-from .numbers import mine
-from .rates import mine_rates
 from .ruler import optimise  # also registers the "anchored_span_ruler" factory
 from .sentences import Sentences, sentences  # noqa: F401 (registers "sentences")
 from .steps import kept_before_trouble
 from .taxonomy import TAXONOMY_PATH
-from .trends import mine_trends
 from .wrapping import normalise
 
 CONTEXT_PATH = DATA / "context.yaml"
@@ -222,6 +219,8 @@ class Classifier:
         self.layer = LearnedLayer(kinds, layer_path) if layer_path else None
         self.context = self.nlp.add_pipe(
             "context", config={"cues_key": SPANS_KEY}).configure(rules, kinds)
+        for miner in (numbers, rates, trends):  # the regexes they read raw text with
+            miner.compile_regexes()
 
     def classify(self, entries: Iterable[Entry]) -> list[LabelledEntry]:
         """Label a logbook's entries (all of them at once, so the logbook's own model is known)."""
@@ -256,14 +255,15 @@ class Classifier:
             # "same error" in an entry that names its own symptom refers to that one
             if refers and not any(lb.code in self.recurrence.symptoms for lb in labels):
                 labels += _new_codes(labels, self._recurred(refers[0], results))
-            labels += _new_codes(labels, [lb for lb in mine_trends(entry)
+            labels += _new_codes(labels, [lb for lb in trends.mine_trends(entry)
                                           if not _inside(lb, asides)])
             # not filtered by asides: of the 5 it would drop in the written logbooks, 3 are right
             learned = self.layer.added(entry, labels) if self.layer else []
             if learned:
                 labels = in_kind_order([*labels, *learned])
             whole = {field: parts[0] for field, parts in flat.items() if len(parts) == 1}
-            results.append(LabelledEntry(entry, labels, mine(entry), mine_rates(entry, whole)))
+            results.append(LabelledEntry(entry, labels, numbers.mine(entry),
+                                         rates.mine_rates(entry, whole)))
         return results
 
     def _recurred(self, refers: Label, earlier: list[LabelledEntry]) -> list[Label]:
@@ -291,9 +291,10 @@ class Classifier:
         """Every pattern match in one field that no context trigger modifies."""
         original = getattr(entry, field) or ""
         bounds = Sentences.of(doc)
+        modified = context.decisions(doc)
         for span in doc.spans[SPANS_KEY]:
             rule = self.rules[span.id_]
-            if span._.context is not None or (
+            if context.cue_key(span) in modified or (
                     rule.not_after and span.start and doc[span.start - 1].lower_ in rule.not_after):
                 continue
             words = [tok for tok in span if not tok.is_space] or list(span)

@@ -228,10 +228,15 @@ class LineRule:
 
 
 def load_line_rules(path: Path) -> list[LineRule]:
+    """context.yaml's `line_rules`, their screens (see line_spans) compiled with them, not on
+    the first text read."""
     data = _read(path)
-    return [LineRule(frozenset(rule["drops"]), _compiled(rule.get("lines") or rule["labels"]),
-                     "labels" in rule)
-            for rule in data.get("line_rules", [])]
+    rules = [LineRule(frozenset(rule["drops"]), _compiled(rule.get("lines") or rule["labels"]),
+                      "labels" in rule)
+             for rule in data.get("line_rules", [])]
+    for rule in rules:
+        _screens(tuple(rule.lines))
+    return rules
 
 
 def line_spans(text: str, patterns: list[re.Pattern],
@@ -448,8 +453,20 @@ def modifier(span: Span, kind: str, found: list[Scope]) -> Scope | None:
     return next((s for s in found if s.covers(span, kind)), None)
 
 
+def decisions(doc: Doc) -> dict[tuple[int, int, int], Scope]:
+    """The Scope that modifies each cue ConText modified in `doc`, by `cue_key`: what each
+    cue's `span._.context` reads, for many cues at once (two extension lookups per cue cost
+    more than the rest of reading it)."""
+    return doc._.context_decisions or {}
+
+
+def cue_key(span: Span) -> tuple[int, int, int]:
+    """A cue's key in `decisions`."""
+    return span.start, span.end, span.label
+
+
 def _decision(span: Span) -> Scope | None:
-    return (span.doc._.context_decisions or {}).get((span.start, span.end, span.label))
+    return decisions(span.doc).get(cue_key(span))
 
 
 # A Span's extension values are kept per character range, so two cues on the same words
@@ -486,7 +503,7 @@ class ConText:
         found = scopes(doc, self.rules, self.own_size)
         cues = doc.spans.get(self.cues_key, []) if found else []
         doc._.context_decisions = {
-            (span.start, span.end, span.label): scope for span in cues
+            cue_key(span): scope for span in cues
             if (scope := modifier(span, self.kinds[span.label_], found))}
         return doc
 

@@ -45,8 +45,12 @@ _FIELD = re.compile(r"^[\s>*+-]*(?:\*\*)?(?P<name>[^\s:=*][^:=*]{0,60}?)\s*(?:\*
 # "job RUNNING, 0 requeues", "- 0 resubmits since Wed", "saw zero NaNs", "MFU 37.6%. 0 node
 # failures" (not an id: "rank 0 crashes", "GPU 0 fell off"); the zero is found first (it is
 # rare), then what stands before it on its line
-_ZERO_BEFORE = re.compile(r"(?i)(?<![\w.])(?:0|zero)[ \t]+"
-                          r"(?P<name>[a-z][\w-]*(?:[ \t]+(?!(?:0|zero)\b)[a-z][\w-]*){0,2})")
+_ZERO_BEFORE = re.compile(r"(?<![\w.])(?:0|zero)[ \t]+"
+                          r"(?P<name>[a-z][\w-]*(?:[ \t]+(?!(?:0|zero)\b)[a-z][\w-]*){0,2})",
+                          re.IGNORECASE)
+# where one stands (no other character folds into "z"), as leads.lead makes it for a regex
+# that opens with digits: re tries a regex that opens with a lookbehind at each character
+_ZERO_BEFORE_LEAD = re.compile(rf"[0zZ](?<=(?=(?i:{_ZERO_BEFORE.pattern}))[0zZ])")
 _WORD = re.compile(r"[\w-]+")
 _COUNT_OPENS = re.compile(r"(?im)(?:^[ \t>*+-]*|[,;(:|·][ \t]*|[.!?][ \t]+"
                           r"|\b(?:and|with|had|has|saw|see|got)[ \t]+)$")
@@ -58,6 +62,7 @@ _KEY_VALUE_LINE = re.compile(r"^\s*(?P<name>[A-Za-z][\w./-]{2,})\s+(?P<value>\S+
 _KEY_VALUE = re.compile(r"(?<![\w.-])(?P<name>[A-Za-z][\w./-]*)=(?P<value>[^\s,;|]+)")
 _JSON_PAIR = re.compile(r'"(?P<name>[^"\n]{1,40})"\s*:\s*(?P<value>\[\]|[^\s,}\]"]+)')
 _STATUS = re.compile(r"(?i)(?P<name>`?[A-Za-z][\w>.-]*`?)\s+(?:ok|green|passing)\b(?![/-])")
+_STATUS_WORDS = ("ok", "green", "passing")  # one of them is in each _STATUS match (case-folded)
 _TAGGED = re.compile(r"(?i)^\s*[-*]?\s*(?:\[(?:ok|pass)\]|[✅✓✔])\s*"
                      r"(?P<name>[^\s·|,;.][^·|,;.]{0,60})$")  # a checklist's item, not "ok ✅."
 _COUNTED = re.compile(r"(?i)([a-z]s|count|counter|total|number|nans?|infs?|#)$")  # a counted noun
@@ -66,6 +71,10 @@ _MAX_NAME_WORDS = 6
 _ROW = re.compile(r"^\s*\|")
 _SEPARATOR = re.compile(r"^\s*\|?(\s*:?-{2,}:?\s*\|)+\s*:?-*:?\s*$")
 _CELL = re.compile(r"[^|]+")
+_PIECE = re.compile(r"[^|,;·]+")  # a field of a line of several
+_PAIR_PART = re.compile(r"[^/]+")
+_PARENTHESIS = re.compile(r"\([^)]*\)")
+_NOT_APPLICABLE = re.compile(r"(?i)\bn/a\b")
 _COLUMN = re.compile(r"\S+(?: \S+)*")  # a field of an aligned table: words one space apart
 
 Span = tuple[int, int]
@@ -94,7 +103,7 @@ def zero_spans(text: str) -> list[Span]:
         if start:
             above = _previous(text, start)
             spans += _column_spans((above, _line(text, above)), (start, line))
-    spans += [span for found in _ZERO_BEFORE.finditer(text)
+    spans += [span for found in leads.finditer(_ZERO_BEFORE, _ZERO_BEFORE_LEAD, text)
               if (span := _counted_name(found)) and _COUNT_OPENS.search(
                   text, text.rfind("\n", 0, found.start()) + 1, found.start())]
     return spans
@@ -128,11 +137,12 @@ def _field_spans(at: int, line: str) -> list[Span]:
     """The zero fields of a line, split at '|', ',', ';' and '·' ("OOM kills = 0, NCCL t/o = 0"),
     and its machine output."""
     spans = []
-    pairs = list(_KEY_VALUE.finditer(line))
+    pairs = list(_KEY_VALUE.finditer(line)) if "=" in line else []
     if len(pairs) > 1:  # "nan=0 ovf=0 ckpt_fail=0 xid=1"
         return [span for m in pairs for span in _named_zero(at + m.start(), m["name"],
                                                              m["value"], counted=False)]
-    for found in [*_JSON_PAIR.finditer(line), *_STATUS.finditer(line), *_TAGGED.finditer(line)]:
+    statuses = _STATUS.finditer(line) if _may_hold(line, _STATUS_WORDS) else ()
+    for found in [*_JSON_PAIR.finditer(line), *statuses, *_TAGGED.finditer(line)]:
         value = found.groupdict().get("value", "ok")
         spans += _named_zero(at + found.start("name"), found["name"].strip(), value, counted=False)
     if spans:
@@ -140,7 +150,7 @@ def _field_spans(at: int, line: str) -> list[Span]:
     key = _KEY_VALUE_LINE.match(line)
     if key:
         return _named_zero(at + key.start("name"), key["name"], key["value"], counted=False)
-    for piece in re.finditer(r"[^|,;·]+", line):
+    for piece in _PIECE.finditer(line):
         field = _FIELD.match(piece[0])
         # ("0 to 3" is a range, "nothing to fix" is none)
         if field and (_ABSENT.match(field["value"]) or not _STILL_GOING.match(field["rest"])):
@@ -148,6 +158,16 @@ def _field_spans(at: int, line: str) -> list[Span]:
             spans += _named_zero(at + piece.start() + field.start("name"), field["name"],
                                  field["value"], counted=not layout)
     return spans
+
+
+def _may_hold(line: str, words: tuple[str, ...]) -> bool:
+    """False if an ASCII line holds none of `words` (lower case) in any case: a substring
+    test is much cheaper than a case-insensitive regex tried at each character. (A non-ASCII
+    letter may fold into an ASCII one: "K", the Kelvin sign, matches "k".)"""
+    if not line.isascii():
+        return True
+    lower = line.lower()
+    return any(word in lower for word in words)
 
 
 def _named_zero(at: int, name: str, value: str, counted: bool = True) -> list[Span]:
@@ -159,11 +179,11 @@ def _named_zero(at: int, name: str, value: str, counted: bool = True) -> list[Sp
         return []
     pair = _PAIR.search(name)
     if pair and len(values) > 1:
-        parts = list(re.finditer(r"[^/]+", pair[0]))
+        parts = list(_PAIR_PART.finditer(pair[0]))
         if len(parts) == len(values):
             return [(at + pair.start() + p.start(), at + pair.start() + p.end())
                     for p, v in zip(parts, values, strict=True) if _ZERO.match(v)]
-    words = re.sub(r"\([^)]*\)", " ", name).split()
+    words = _PARENTHESIS.sub(" ", name).split()
     # a field's name is a few words, none a number ("after 100 iterations on lr=0" is prose)
     named = len(words) <= _MAX_NAME_WORDS and not any(map(_NUMBER.match, words))
     says_none = any(map(_COUNTED.search, words)) or all(map(_ABSENT.match, values))
@@ -223,4 +243,4 @@ def _column_spans(header: tuple[int, str], row: tuple[int, str]) -> list[Span]:
 
 def _parts(value: str) -> list[str]:
     """A value's parts: "5/0" -> ["5", "0"]; "n/a" is one."""
-    return re.sub(r"(?i)\bn/a\b", "-", value).split("/")
+    return _NOT_APPLICABLE.sub("-", value).split("/")

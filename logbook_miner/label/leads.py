@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from re import _constants as sre
 from re import _parser as sre_parse
 
-from .ruler import REPEATS, ZERO_WIDTH
+from .ruler import REPEATS, ZERO_WIDTH, starts
 
 _CATEGORIES = {sre.CATEGORY_DIGIT: r"\d"}
 
@@ -86,3 +86,29 @@ def finditer(pattern: re.Pattern[str], lead: re.Pattern[str] | None, text: str
         m = pattern.match(text, at.start())  # not None: the lead asserted it, nor empty
         yield m
         at = lead.search(text, m.end())
+
+
+def start_finder(regex: str) -> re.Pattern[str] | None:
+    """A case-sensitive regex that finds, in lower-case ASCII text, where a match of the
+    case-insensitive `regex` can start (ruler.starts), or None where that is not known."""
+    begins = starts(regex)
+    return re.compile("|".join(map(re.escape, sorted(begins)))) if begins else None
+
+
+def finditer_from(pattern: re.Pattern[str], start: re.Pattern[str] | None,
+                  lead: re.Pattern[str] | None, text: str, lower: str | None
+                  ) -> Iterator[re.Match[str]]:
+    """`pattern.finditer(text)`, the pattern tried only where a match can start: Python's re
+    tries a case-insensitive regex that begins with a letter, or one that begins with a
+    lookbehind, at every position. In ASCII text (`lower` its lower case) a case-sensitive
+    search for a literal start (`start_finder`) is far faster; else a number's digits are
+    found by `lead`."""
+    if start is None or lower is None:
+        yield from finditer(pattern, lead, text)
+        return
+    at = start.search(lower)
+    while at:
+        m = pattern.match(text, at.start())  # as a search reaching this position would
+        if m:
+            yield m  # not empty: it holds a start of 2 characters or more
+        at = start.search(lower, m.end() if m else at.start() + 1)

@@ -18,7 +18,7 @@ from ..models import Entry, Metric
 from ..resources import DATA, read_yaml
 from . import leads
 from .cues import FIELDS
-from .ruler import clue, starts
+from .ruler import clue
 
 METRICS_PATH = DATA / "metrics.yaml"
 _VALUE_GROUPS = {"value": "", "neg": "", "before": "_before", "after": "_after"}
@@ -48,11 +48,9 @@ def _patterns(path: Path = METRICS_PATH) -> tuple[_Pattern, ...]:
             item = item if isinstance(item, dict) else {"regex": item}
             regex = re.compile(item["regex"], re.IGNORECASE)
             factor = float(item.get("factor", 1.0))
-            found = clue(item["regex"])
-            begins = starts(item["regex"])
-            start = re.compile("|".join(map(re.escape, sorted(begins)))) if begins else None
-            out.append(_Pattern(spec["name"], spec.get("unit"), regex, factor, scale, found,
-                                start, leads.lead(regex), unless))
+            out.append(_Pattern(spec["name"], spec.get("unit"), regex, factor, scale,
+                                clue(item["regex"]), leads.start_finder(item["regex"]),
+                                leads.lead(regex), unless))
     return tuple(out)
 
 
@@ -61,6 +59,12 @@ def _clues(path: Path = METRICS_PATH) -> frozenset[str]:
     """Every pattern's clues, each looked for once in a text however many patterns share it
     (a long log's whole length is read for each clue it does not hold)."""
     return frozenset().union(*(p.clue for p in _patterns(path) if p.clue))
+
+
+def compile_regexes() -> None:
+    """Compile metrics.yaml's regexes now: a classifier does as it is built, so that the
+    first entry it reads does not pay for them."""
+    _clues()
 
 
 def _number(text: str) -> float:
@@ -93,19 +97,9 @@ def _sentence(text: str, m: re.Match[str]) -> str:
 
 
 def _finditer(p: _Pattern, text: str, lower: str | None) -> Iterator[re.Match[str]]:
-    """`p.regex.finditer(text)`, the regex tried only where a match can start: Python's re
-    tries a case-insensitive regex that begins with a letter, or one that begins with a
-    lookbehind, at every position. In ASCII text (`lower` its lower case) a case-sensitive
-    search for a literal start is far faster; a number's digits are found by `p.lead`."""
-    if p.start is None or lower is None:
-        yield from leads.finditer(p.regex, p.lead, text)
-        return
-    at = p.start.search(lower)
-    while at:
-        m = p.regex.match(text, at.start())  # as a search reaching this position would
-        if m:
-            yield m  # not empty: it holds a start of 2 characters or more
-        at = p.start.search(lower, m.end() if m else at.start() + 1)
+    """`p.regex.finditer(text)`, tried only where a match can start (`lower`: the text's
+    lower case if it is ASCII, else None)."""
+    return leads.finditer_from(p.regex, p.start, p.lead, text, lower)
 
 
 def mine(entry: Entry) -> list[Metric]:

@@ -19,6 +19,7 @@ from pathlib import Path
 from ..models import Entry, Rate
 from ..resources import DATA, read_yaml
 from ..segment import dates
+from . import leads
 from .ruler import clue
 from .wrapping import normalise
 
@@ -33,6 +34,7 @@ _REACH = 200  # characters around an event in which its quantity, period and evi
 class _Vocabulary:
     events: tuple[tuple[str, re.Pattern[str]], ...]
     clues: tuple[frozenset[str] | None, ...]  # per event: one of these is in each match
+    starts: dict[re.Pattern[str], re.Pattern[str] | None]  # per event: leads.start_finder
     quantities: tuple[tuple[re.Pattern[str], str], ...]
     words: dict[str, float]
     frequencies: tuple[tuple[re.Pattern[str], float], ...]
@@ -54,6 +56,7 @@ def _vocabulary(path: Path = RATES_PATH) -> _Vocabulary:
         events=events,
         # a non-ASCII letter may fold into ASCII ones ("İ" matches "i"): such a regex has none
         clues=tuple(clue(p.pattern) if p.pattern.isascii() else None for _, p in events),
+        starts={p: leads.start_finder(p.pattern) for _, p in events},
         quantities=tuple((rx(f"(?:{q['regex']})" + r"\s+$"), q["bound"])
                          for q in data["quantities"]),
         words={k: float(v) for k, v in data["words"].items()},
@@ -63,6 +66,12 @@ def _vocabulary(path: Path = RATES_PATH) -> _Vocabulary:
         since=rx(data["periods"]["since"]),
         last=rx(data["periods"]["last"]),
     )
+
+
+def compile_regexes() -> None:
+    """Compile rates.yaml's regexes now: a classifier does as it is built, so that the first
+    entry it reads does not pay for them."""
+    _vocabulary()
 
 
 def mine_rates(entry: Entry,
@@ -78,6 +87,9 @@ def mine_rates(entry: Entry,
         if not events:
             continue
         text, where = (normalised or {}).get(field) or normalise(original)
+        events = _found_events(vocab, events, text)
+        if not events:
+            continue
         previous = ""
         for sentence in _SENTENCE.finditer(text):
             for rate in _in_sentence(vocab, events, entry, field, sentence, previous):
@@ -95,6 +107,18 @@ def _possible_events(vocab: _Vocabulary, text: str) -> list[tuple[str, re.Patter
     lower = text.lower()
     return [event for event, found in zip(vocab.events, vocab.clues, strict=True)
             if found is None or any(c in lower for c in found)]
+
+
+def _found_events(vocab: _Vocabulary, events: list[tuple[str, re.Pattern[str]]], text: str
+                  ) -> list[tuple[str, re.Pattern[str]]]:
+    """The event patterns that match somewhere in `text`: an event's words hold no sentence
+    end and its regex looks at no character around them but through `\\b`, so it matches in
+    a sentence only where it matches in the whole text. One search over the text (tried
+    where a match can start) spares a search per sentence where none matches (in 9 texts
+    out of 10 whose clues it holds)."""
+    lower = text.lower() if text.isascii() else None
+    return [(code, pattern) for code, pattern in events
+            if next(leads.finditer_from(pattern, vocab.starts[pattern], None, text, lower), None)]
 
 
 def _in_sentence(vocab: _Vocabulary, events: list[tuple[str, re.Pattern[str]]], entry: Entry,

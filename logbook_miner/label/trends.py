@@ -67,6 +67,12 @@ def _trends(path: Path = TRENDS_PATH) -> _Trends:
                    clues)
 
 
+def compile_regexes() -> None:
+    """Compile trends.yaml's regexes now: a classifier does as it is built, so that the first
+    entry it reads does not pay for them."""
+    _trends()
+
+
 def value(number: str) -> float:
     """A number as logbooks write it: "~270k", "1.02M", "2,048", "3e-4"."""
     text = number.strip().lstrip("~").replace(",", "")
