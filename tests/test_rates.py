@@ -97,3 +97,33 @@ def test_mtbf_of_notes_that_never_name_their_cluster(tmp_path):
     [row] = store.mtbf().to_dict("records")
     assert row["reported_events"] == 9 and row["reported_mtbf_hours"] == 24
     assert "nodes" not in row and "node_mtbf_hours" not in row
+
+
+def test_event_regexes_see_nothing_past_their_words_but_word_boundaries():
+    """rates._found_events searches the whole text once and reads sentences only for the
+    events found: exact only while no event regex anchors at a line or string edge or looks
+    around its match (a lookaround or '^' could match in a sentence and not in the text)."""
+    from re import _constants as sre
+    from re import _parser as sre_parse
+
+    from logbook_miner.label.rates import _vocabulary
+
+    def looks_around(nodes) -> bool:
+        for op, av in nodes:
+            if op in (sre.ASSERT, sre.ASSERT_NOT):
+                return True
+            if op is sre.AT and av not in (sre.AT_BOUNDARY, sre.AT_NON_BOUNDARY):
+                return True
+            parts = av if isinstance(av, list | tuple) else ()
+            subs = [p for part in parts for p in (part if isinstance(part, list) else [part])
+                    if isinstance(p, sre_parse.SubPattern)]
+            if any(looks_around(sub) for sub in subs):
+                return True
+        return False
+
+    events = _vocabulary().events
+    assert events
+    assert [code for code, pattern in events
+            if looks_around(sre_parse.parse(pattern.pattern, pattern.flags))] == []
+    assert not looks_around(sre_parse.parse(r"\bnode\b fail")), "the check itself"
+    assert looks_around(sre_parse.parse(r"(?:a|(?<=x)b)")), "the check itself"
