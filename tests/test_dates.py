@@ -36,6 +36,7 @@ from logbook_miner.segment.entries import segment
     ("03-04-2023", (2023, 3, 4)),  # dashed as slashed: month first unless the logbook says
     ("13-04-2023", (2023, 4, 13)),
     ("ranks 3-4-21", None),  # a dashed date needs four year digits
+    ("TP-PP-DP 4-16-2048", None),  # and a year before 2040
     ("4-Mar-2023", (2023, 3, 4)),
     ("04-Mar-23 restart", (2023, 3, 4)),
     ("apex 2.4.21", None),  # a version, not a date
