@@ -205,3 +205,29 @@ def test_dated_links_under_undated_headings_stay_in_their_entry(tmp_path):
             "## Results\n\nGood.\n")
     got = entries_of(tmp_path, "final.md", text)
     assert [e.heading for e in got] == ["Run completed", "Cluster deletion", "Results"]
+
+
+def test_dated_lists_tables_and_date_lines_inside_a_report_stay_its_text(tmp_path):
+    incidents = ("## Incident 12: NCCL hang\n\nDate: 2023-03-04\nAuthor: kim\n\nRestarted.\n\n"
+                 "## Incident 13: loss spike\n\nDate: 2023-03-06\n\nRolled back.\n")
+    got = entries_of(tmp_path, "incidents.md", incidents)
+    assert [(e.heading, e.date, e.author) for e in got] == [
+        ("Incident 12: NCCL hang", date(2023, 3, 4), "kim"),
+        ("Incident 13: loss spike", date(2023, 3, 6), None)]
+    report = ("# Run report\n\nWe trained for two weeks. Key dates:\n\n- 2023-03-04: started\n"
+              "- 2023-03-10: loss spike, rolled back\n\n| Date | Event |\n|---|---|\n"
+              "| 2023-03-11 | hang |\n\nCheckpoint more often next time.\n")
+    assert [e.heading for e in entries_of(tmp_path, "report.md", report)] == ["Run report"]
+    wrapped = ("Postmortem\n\nThe job was launched on\n2023-03-04 and ran until the crash on\n"
+               "2023-03-10 when a node failed.\n")
+    assert [e.heading for e in entries_of(tmp_path, "wrapped.txt", wrapped)] == ["Postmortem"]
+
+
+def test_org_drawers_end_at_a_heading_and_only_known_ones_open():
+    from logbook_miner.read.org import read_org
+
+    doc = read_org(Path("j.org"), "* 2023-03-04 hang\n:LOGBOOK:\nCLOCK: x\n* 2023-03-05 spike\n"
+                                  "Status:\n:sad:\nRolled back.\n** x :ops:infra:\n")
+    assert [(line.text, line.level) for line in doc.lines] == [
+        ("2023-03-04 hang", 1), ("2023-03-05 spike", 1), ("Status:", None), (":sad:", None),
+        ("Rolled back.", None), ("x", 2), ("", None)]

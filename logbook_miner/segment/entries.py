@@ -8,10 +8,10 @@ What an entry is, stated once:
   (or continues a run of such lines). A list item, a log line with
   seconds, or a date inside a title starts nothing; where styled headings
   carry dates, plain date-led lines are prose. Where no heading is dated and
-  the outermost list items or table rows that begin with a date (two or more)
-  outnumber the headings but a title twice, they are the entries: a logbook
-  kept as a list of dated bullets or a table (a list of three dated links
-  under three undated headings is not).
+  the document is only headings and outermost list items, table rows or
+  `Date:` lines that begin with a date (two or more, each with its block),
+  those are the entries: a logbook kept as a list of dated bullets, a table
+  or a form. A dated list among a report's paragraphs is its text.
 - A heading wraps onto the next line when that line has its style, or when
   the heading leaves a bracket open.
 - A table of contents repeats later headings with nothing under them: its
@@ -54,7 +54,9 @@ _PREAMBLE = re.compile(
     re.IGNORECASE,
 )
 _PREAMBLE_LINES = 4
-_ITEM_MARK = re.compile(r"^\s*(?:[-*+\u2022|]\s*)?")  # a list item's bullet, a table row's bar
+# a list item's bullet or number, a table row's bar, a date's label ("Date: 2023-03-04")
+_ITEM_MARK = re.compile(r"(?:[-*+\u2022|]|\d{1,3}[.)](?=\s)|(?:Date|Dated|Posted|Updated)\s*:)\s*",
+                        re.IGNORECASE)
 # "Author: Jun Tan <jtan@>", "By: hlin · Reviewers: ptak": a name, up to another field
 _BYLINE = re.compile(r"^\W*(?:authors?|written by|posted by|by)\s*:\W*(?P<name>[^:·|;]{1,200}?)"
                      r"\s*(?:[·|;]|$)", re.IGNORECASE)
@@ -83,9 +85,7 @@ def segment(doc: Document, default_timezone: str | None = None,
         dayfirst = dates.reads_dayfirst(line.text for line in lines)
     heads = _join_wrapped(_find_headings(lines, dayfirst), lines)
     if not any(head.when for head in heads):
-        items = _dated_items(lines, dayfirst)
-        if len(items) > 2 * max(len(heads) - 1, 0):  # they, not the headings, are the log
-            heads = sorted([*heads, *items], key=lambda head: head.index)
+        heads = sorted([*heads, *_dated_items(lines, heads, dayfirst)], key=lambda h: h.index)
     first_heading = heads[0].index if heads else len(lines)
     heads, toc = _drop_toc(heads, lines)
     heads = _prefer_styled(heads)
@@ -128,19 +128,41 @@ def _find_headings(lines: list[Line], dayfirst: bool) -> list[_Heading]:
     return heads
 
 
-def _dated_items(lines: list[Line], dayfirst: bool) -> list[_Heading]:
-    """The outermost list items and table rows that begin with a date, two or more: a logbook
-    kept as a list of dated bullets or a table of one row per event, with no dated heading."""
-    items = []
+def _dated_items(lines: list[Line], heads: list[_Heading], dayfirst: bool) -> list[_Heading]:
+    """The outermost list items, table rows and `Date:` lines that begin with a date, where
+    they are the document: two or more, and every other non-blank line a heading, a table
+    line or a line of an item's block (up to the next blank line). A report that holds a
+    dated list or a timeline table among its paragraphs keeps them as its text."""
+    found = []
     for i, line in enumerate(lines):
-        text = _ITEM_MARK.sub("", line.text).removesuffix("|").rstrip()
-        when = dates.leading_when(text, dayfirst) if text and not line.code else None
+        text = _item_text(line)
+        when = dates.leading_when(text, dayfirst) if text else None
         if when is not None and not _log_line(when, text):
             depth = line.indent + len(line.text) - len(line.text.lstrip())
-            items.append((depth, _Heading(i, text, _BODY_LEVEL, when, page=line.page)))
-    outermost = min((depth for depth, _ in items), default=0)
-    items = [item for depth, item in items if depth == outermost]
+            found.append((depth, _Heading(i, text, _BODY_LEVEL, when, page=line.page)))
+    outermost = min((depth for depth, _ in found), default=0)
+    items = [item for depth, item in found if depth == outermost]
+    starts = {item.index for item in items}
+    other = {head.index for head in heads}
+    in_item = False
+    for i, line in enumerate(lines):
+        text = line.text.strip()
+        in_item = bool(text) and (in_item or i in starts)
+        if text and not (in_item or i in other or "|" in text):
+            return []
     return items if len(items) > 1 else []
+
+
+def _item_text(line: Line) -> str | None:
+    """A list item's, table row's or `Date:` line's text without its bullet, bars or label;
+    None for another line (Word and HTML tables reach here as `cell | cell`)."""
+    text = line.text.strip()
+    if line.code or len(text) > _MAX_HEADING_CHARS:
+        return None
+    mark = _ITEM_MARK.match(text)
+    if mark is None and " | " not in text:
+        return None
+    return text[mark.end() if mark else 0:].removesuffix("|").strip()
 
 
 def _prefer_styled(heads: list[_Heading]) -> list[_Heading]:
@@ -353,13 +375,16 @@ def _read_preamble(entry: Entry, body: list[Line], dayfirst: bool,
     first = [line.text.strip() for line in body if line.text.strip()][:_PREAMBLE_LINES]
     for text in first:
         plain = text.replace("*", "").replace("_", " ").strip()
+        byline = _BYLINE.match(plain)
+        if byline and not dates.find_dates(byline.group("name"), dayfirst):
+            entry.author = entry.author or byline.group("name").strip()
+            continue
+        if not dates_too:
+            continue
         m = _PREAMBLE.match(plain)
         value = m.group("value") if m else plain
         found = dates.find_dates(value, dayfirst)
-        byline = _BYLINE.match(plain)
-        if byline and not found:
-            entry.author = entry.author or byline.group("name").strip()
-        elif dates_too and found and (m or len(value) - (found[0].end - found[0].start) < 8):
+        if found and (m or len(value) - (found[0].end - found[0].start) < 8):
             d = found[0]
             if yearless is not None and (d.month, d.day) != (yearless.month, yearless.day):
                 continue
