@@ -12,14 +12,17 @@ from pathlib import Path
 
 from ..models import Document, Line
 
-# stars, an optional TODO keyword and priority, the title, optional :tags: at the end
-_HEADING = re.compile(r"^(?P<stars>\*+)\s+(?:(?:TODO|DONE|NEXT|WAITING|CANCELL?ED)\s+)?"
-                      r"(?:\[#[A-Z]\]\s+)?(?P<title>.*?)(?:\s+:[\w@#%:]+:)?\s*$")
+_HEADING = re.compile(r"(?P<stars>\*+)\s+(?P<title>.*)")
+# what opens a heading's title but is not its text: a TODO keyword, a priority
+_KEYWORDS = re.compile(r"(?:(?:TODO|DONE|NEXT|WAITING|CANCELL?ED)\s+)?(?:\[#[A-Z]\]\s+)?")
+_TAGS = re.compile(r":[\w@#%:]+:")  # a title's last word ":incident:ops:"
 _TIMESTAMP = re.compile(r"[<\[](?P<date>\d{4}-\d{2}-\d{2})(?:\s+[A-Za-z]{2,3}\.?)?"
-                        r"(?P<time>\s+\d{1,2}:\d{2}(?:-\d{1,2}:\d{2})?)?[>\]]")
+                        r"(?P<time>\s+\d{1,2}:\d{2}(?:-\d{1,2}:\d{2})?)?"
+                        r"(?:\s+[.+-]{1,2}\d+[hdwmy])*[>\]]")  # a repeater or warning: +1w, -2d
 _SETTING = re.compile(r"^\s*#\+(?P<key>\w+):\s*(?P<value>.*)$")  # #+TITLE: ..., #+AUTHOR: ...
 _BLOCK = re.compile(r"^\s*#\+(?P<edge>begin|end)_\w+", re.IGNORECASE)  # #+BEGIN_SRC ... #+END_SRC
-_DRAWER = re.compile(r"^\s*:(?P<name>[\w-]+):\s*$")  # :PROPERTIES: ... :END:
+# :PROPERTIES: ... :END: (a drawer of another name, or one left open, ends at the next heading)
+_DRAWER = re.compile(r"^\s*:(?P<name>PROPERTIES|LOGBOOK|END):\s*$", re.IGNORECASE)
 _COMMENT = re.compile(r"^\s*#(?:\s|$)")
 
 
@@ -35,6 +38,11 @@ def read_org(path: Path, text: str) -> Document:
         if in_block:
             lines.append(Line(line, code=True))
             continue
+        if heading := _HEADING.fullmatch(line):
+            in_drawer = False
+            lines.append(Line(_title(heading.group("title")),
+                              level=min(len(heading.group("stars")), 6)))
+            continue
         if drawer := _DRAWER.match(line):
             in_drawer = drawer.group("name").upper() != "END"
             continue
@@ -44,12 +52,17 @@ def read_org(path: Path, text: str) -> Document:
             if setting.group("key").upper() == "TITLE":
                 lines.append(Line(setting.group("value").strip(), level=1))
             continue
-        if heading := _HEADING.match(line):
-            title = _TIMESTAMP.sub(_plain_timestamp, heading.group("title"))
-            lines.append(Line(title, level=min(len(heading.group("stars")), 6)))
-            continue
         lines.append(Line(line, indent=float(len(line) - len(line.lstrip()))))
     return Document(path=path, format="org", lines=lines)
+
+
+def _title(title: str) -> str:
+    """A heading's title without its keyword, priority and tags, timestamps made plain."""
+    title = title[_KEYWORDS.match(title).end():].rstrip()
+    words = title.rsplit(None, 1)
+    if len(words) == 2 and _TAGS.fullmatch(words[1]):
+        title = words[0].rstrip()
+    return _TIMESTAMP.sub(_plain_timestamp, title)
 
 
 def _plain_timestamp(stamp: re.Match) -> str:
