@@ -71,12 +71,14 @@ def test_merged_daily_notes_undated_inside_are_dated_by_their_names(run, tmp_pat
     (days / "2023-03-04.org").write_text("* Notes\nNCCL timeout, restarted.\n")
     (days / "2023-03-05.md").write_text("# Notes\n\nLoss spike, recovered.\n")
     (days / "2023-03-06.md").write_text("# 2023-03-07 late write-up\n\nAll healthy.\n")
+    (days / "zz-contacts.md").write_text("# Contacts\n\nOn-call: kim.\n")
     db = tmp_path / "x.duckdb"
     assert run("ingest", days, "--db", db, "--as-one", "days").exit_code == 0
     assert stored(db, "SELECT date, heading, text FROM entries ORDER BY seq") == [
-        (date(2023, 3, 4), "2023-03-04", "Notes\nNCCL timeout, restarted."),
-        (date(2023, 3, 5), "2023-03-05", "Notes\n\nLoss spike, recovered."),
-        (date(2023, 3, 7), "2023-03-07 late write-up", "All healthy.")]  # its own date counts
+        (date(2023, 3, 4), "2023-03-04 Notes", "NCCL timeout, restarted."),
+        (date(2023, 3, 5), "2023-03-05 Notes", "Loss spike, recovered."),
+        (date(2023, 3, 7), "2023-03-07 late write-up", "All healthy."),  # its own date counts
+        (None, "Contacts", "On-call: kim.")]  # no date in its name: a note of its own
 
 
 def test_a_bad_file_fails_alone(run, tmp_path, notes):

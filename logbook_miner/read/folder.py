@@ -14,7 +14,7 @@ folder may hold a stray copy of another day's note. So:
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 from pathlib import Path
 
@@ -53,13 +53,18 @@ def read_merged(paths: Sequence[Path], name: str, read: Callable[[Path], Documen
 
 
 def _dated(doc: Document) -> list[Line]:
-    """The note's lines, under a heading of the date in its name if its text holds none
-    (`2023-03-04.md` whose only heading is `Notes`): the name is the note's date. Level 0
-    keeps the note's own headings inside that entry."""
+    """The note's lines, its date (from its name) written before its title if its text holds
+    none (`2023-03-04.md` titled `Notes`: `2023-03-04 Notes`), or over its text if it has no
+    title: the name is the note's date."""
     named = _name_date(doc)
     if named is None or _text_date(doc) is not None:
         return doc.lines
-    return [Line(named.isoformat(), level=0), *doc.lines]
+    first = next((i for i, line in enumerate(doc.lines) if line.text.strip()), 0)
+    title = doc.lines[first] if doc.lines else None
+    if title is not None and title.level is not None:
+        dated = replace(title, text=f"{named.isoformat()} {title.text.strip()}")
+        return [*doc.lines[:first], dated, *doc.lines[first + 1:]]
+    return [Line(named.isoformat(), level=1), *doc.lines]
 
 
 def _drop_repeats(docs: list[Document]) -> tuple[list[Document], list[str]]:
