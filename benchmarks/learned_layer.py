@@ -10,9 +10,10 @@ authors' and are never trained on), so every other logbook is one it did not see
 1. a threshold per code is chosen from the chances 5-fold cross-validation over the written
    tune logbooks gives (folds by logbook): the one whose additions raise the code's kind's
    F1 most, raised until its additions on the real tune logbooks are no more wrong than
-   right, then, while the ten real logbooks (the rules' dev set) miss issue 11's target
-   for a kind, the threshold of the code most often wrong on them is raised; a code whose
-   additions gain too little is not added;
+   right, then, while the ten real logbooks (the rules' dev set, which holds the three
+   real check logbooks: their counts take part here) miss issue 11's target for a kind,
+   the threshold of the code most often wrong on them is raised; a code whose additions
+   gain too little is not added;
 2. the layer trained on all written tune logbooks is scored, rules alone against rules plus
    layer, on the written check logbooks and on the ten real ones of ../shared (Markdown,
    micro F1 as ../shared/eval/score.py counts it).

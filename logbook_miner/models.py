@@ -29,7 +29,7 @@ class Line:
     size: float | None = None
     bold: bool = False
     code: bool = False
-    level: int | None = None  # Markdown heading level, 1-6
+    level: int | None = None  # heading level (1-6; Markdown, Org, Word, HTML); None: body
     indent: float = 0.0  # points (PDF) or spaces (text) right of the body's left edge
 
 
