@@ -117,6 +117,14 @@ def heading(i: int, start: date = date(2020, 1, 1)) -> str:
     return f"{start + timedelta(days=i % 3000)} 10:{i % 60:02d} UTC entry {i}"
 
 
+def with_default_ctrl_c() -> None:
+    """preexec_fn for a command a test interrupts: a terminal starts one with SIGINT at its
+    default, but this test process may hold it ignored (an earlier test's or a library's
+    setting, seen in the full suite), which a child inherits; and Python turns SIGINT into
+    KeyboardInterrupt only in a process that does not start with it ignored."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def logbook(n: int, markdown: bool = True, body_lines: int = 1, body: str = "") -> str:
     """A logbook of `n` dated entries; `body` (if given) is every entry's text."""
     parts = []

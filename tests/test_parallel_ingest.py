@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 
 import duckdb
-from helpers import CLI, ROOT, entry_counts, logbook, snapshot
+from helpers import CLI, ROOT, entry_counts, logbook, snapshot, with_default_ctrl_c
 
 from logbook_miner.generate import generate
 from logbook_miner.ingest import _POOL_MIN_SECONDS, Source, estimated_seconds, ingest, no_labels
@@ -45,7 +45,7 @@ def test_ctrl_c_stops_the_workers_at_once(tmp_path):
     db = tmp_path / "store.duckdb"
     proc = subprocess.Popen([*CLI, "ingest", "--workers", "2", "--db", str(db), *map(str, files)],
                             cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            start_new_session=True)
+                            start_new_session=True, preexec_fn=with_default_ctrl_c)
     time.sleep(8)  # the workers have started and are labelling
     proc.send_signal(signal.SIGINT)
     try:

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from analytics_fixtures import OPT_STYLE, ingest_texts, keyword_classify
 from click.testing import CliRunner
-from helpers import CLI, ROOT, logbook_cli, logbook_in_process
+from helpers import CLI, ROOT, logbook_cli, logbook_in_process, with_default_ctrl_c
 
 from logbook_miner.analytics.analyse import QueryError, sql
 from logbook_miner.cli import EXIT_INTERRUPTED, main
@@ -110,7 +110,8 @@ def test_a_query_stops_at_its_timeout_with_one_line(db):
 def test_ctrl_c_stops_a_query_within_a_second(db):
     proc = subprocess.Popen([*CLI, "sql", "SELECT count(*) FROM range(10000000000000) t(i)",
                              "--db", str(db), "--timeout", "600"], cwd=ROOT,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=with_default_ctrl_c)
     time.sleep(3)  # the interpreter has started and the query runs
     assert proc.poll() is None
     proc.send_signal(signal.SIGINT)
