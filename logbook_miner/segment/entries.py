@@ -142,6 +142,8 @@ def _dated_items(lines: list[Line], heads: list[_Heading], dayfirst: bool) -> li
             found.append((depth, _Heading(i, text, _BODY_LEVEL, when, page=line.page)))
     outermost = min((depth for depth, _ in found), default=0)
     items = [item for depth, item in found if depth == outermost]
+    if len(items) < 2:
+        return []
     starts = {item.index for item in items}
     other = {head.index for head in heads}
     in_item = False
@@ -150,7 +152,7 @@ def _dated_items(lines: list[Line], heads: list[_Heading], dayfirst: bool) -> li
         in_item = bool(text) and (in_item or i in starts)
         if text and not (in_item or i in other or "|" in text):
             return []
-    return items if len(items) > 1 else []
+    return items
 
 
 def _item_text(line: Line) -> str | None:
