@@ -35,6 +35,7 @@ from .consequences import Consequences
 from .cues import FIELDS, Cue, Rule
 from .generated_cues import component_groups, edit_group, variable_groups, variant_group
 from .learned import LAYER_PATH, LearnedLayer
+from .operators import OperatorNames, Renaming
 from .ruler import optimise  # also registers the "anchored_span_ruler" factory
 from .sentences import Sentences, sentences  # noqa: F401 (registers "sentences")
 from .steps import kept_before_trouble
@@ -203,6 +204,7 @@ class Classifier:
         taxonomy = read_yaml(taxonomy_path or TAXONOMY_PATH)
         self.rules, patterns = _taxonomy_rules(taxonomy)
         self.marks = frozenset(taxonomy.get("marks", {}))
+        self.operators = OperatorNames.from_taxonomy(taxonomy["operator_names"])
         self.consequences = Consequences(taxonomy["shared"])
         self.recurrence = context.load_recurrence(context_path)
         self.rules[context.RECURRENCE] = Rule(
@@ -227,7 +229,8 @@ class Classifier:
         entries = list(entries)
         self.context.own_size = context.own_model_size(
             getattr(e, f) or "" for e in entries for f in FIELDS)
-        docs = self.nlp.pipe(_pieces(entries), as_tuples=True)
+        renaming = self.operators.of(getattr(e, f) or "" for e in entries for f in FIELDS)
+        docs = self.nlp.pipe(_pieces(entries, renaming), as_tuples=True)
         by_entry = itertools.groupby(docs, key=lambda piece: piece[1][0])
         results = []
         for entry, (_, pieces) in zip(entries, by_entry, strict=True):
@@ -319,10 +322,11 @@ class Classifier:
             yield Cue(label, rule, where[doc[first].idx], sentence_end)
 
 
-def _pieces(entries: list[Entry]) -> Iterator[tuple[str, tuple[int, str, list[int], str]]]:
+def _pieces(entries: list[Entry], renaming: Renaming | None = None
+            ) -> Iterator[tuple[str, tuple[int, str, list[int], str]]]:
     """(normalised text, (entry index, field, offsets, the text again)) per piece of each
     field, lazily: the text is handed on as well, as `doc.text` would build it anew from a
-    Token object for each token.
+    Token object for each token. `renaming` reads the logbook's operator names as one word.
 
     A field longer than _PIECE_CHARS is cut at line ends into pieces, so the
     tokens of a 100 MB pasted log are never all in memory at once.
@@ -333,6 +337,8 @@ def _pieces(entries: list[Entry]) -> Iterator[tuple[str, tuple[int, str, list[in
             for start, end in _piece_bounds(text):
                 # a closing line end lets a pattern look one token past the last word
                 flat, where = normalise(text[start:end] + "\n")
+                if renaming:
+                    flat, where = renaming(flat, where)
                 yield flat, (n, field, [start + w for w in where] if start else where, flat)
 
 

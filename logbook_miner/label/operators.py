@@ -1,0 +1,81 @@
+"""The names a logbook gives whoever runs its machines, read off the whole logbook.
+
+No pattern can list every provider: "Northgate delivered the last 16 machines late" says
+what "the provider delivered ... late" says. Where the logbook itself shows a name in that
+role ("Northgate Cloud", "a Corvid ticket", "Nimbrus support replied"), each mention of
+the name is handed to the patterns as the word `read_as` (taxonomy.yaml's `operator_names`),
+with offsets still on the name, so a label's evidence is the logbook's own words.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+_NAME = r"(?P<name>[A-Z][a-z]+(?:[A-Z][a-z]+)*)"  # "Northgate", "RentMyRig"
+_NOT_BEFORE = re.compile(r"[\w@#/.-]")  # a name or a word does not start inside another
+_SENTENCE_OPENS = re.compile(r"(?:^|[.!?:#*>|-])[\s*_`]*$")  # what a line holds before one
+
+
+@dataclass(frozen=True)
+class OperatorNames:
+    """taxonomy.yaml's `operator_names`: what shows a name is an operator's, and the word
+    it is read as."""
+
+    read_as: str
+    not_names: frozenset[str]
+    defined: re.Pattern  # groups "name" and, where it only counts mid-sentence, "mid"
+
+    @classmethod
+    def from_taxonomy(cls, section: dict) -> OperatorNames:
+        def alternatives(patterns: list[str]) -> str:
+            return "|".join(f"(?:{p})" for p in patterns)
+
+        return cls(
+            read_as=section["read_as"],
+            not_names=frozenset(n.lower() for n in section["not_names"]),
+            defined=re.compile(rf"{_NAME}(?:{alternatives(section['name_then'])}|"
+                               rf"(?P<mid>{alternatives(section['name_then_mid_sentence'])}))"))
+
+    def of(self, texts: Iterable[str]) -> Renaming | None:
+        """The renaming of the names `texts` (a whole logbook's) give an operator, or None."""
+        text = "\n\n".join(texts)  # one search: `re` skips ahead to a capital
+        found = {m["name"] for m in self.defined.finditer(text)
+                 if not (m.start() and _NOT_BEFORE.match(text, m.start() - 1))
+                 and not (m["mid"] and _SENTENCE_OPENS.search(
+                     text, text.rfind("\n", 0, m.start()) + 1, m.start()))}
+        names = sorted(name for name in found if name.lower() not in self.not_names
+                       and not re.search(rf"\b{name.lower()}\b", text))
+        if not names:
+            return None
+        mention = re.compile(rf"(?<![\w@#/.-])(?:{'|'.join(names)})(?![\w-])")
+        return Renaming(mention, self.read_as)
+
+
+@dataclass(frozen=True)
+class Renaming:
+    """Each mention of a logbook's operator names, read as one word."""
+
+    mention: re.Pattern
+    word: str
+
+    def __call__(self, text: str, where: list[int]) -> tuple[str, list[int]]:
+        """`text` (normalised, with `where`: each character's offset in the original, and the
+        end's) with each mention replaced; the word's characters map onto the name's, its
+        last onto the name's last, so a span ending on it ends where the name does."""
+        parts: list[str] = []
+        at: list[int] = []
+        last = 0
+        for m in self.mention.finditer(text):
+            parts.append(text[last:m.start()])
+            at.extend(where[last:m.start()])
+            parts.append(self.word)
+            at.extend(where[min(m.start() + i, m.end() - 1)] for i in range(len(self.word) - 1))
+            at.append(where[m.end() - 1])
+            last = m.end()
+        if not parts:
+            return text, where
+        parts.append(text[last:])
+        at.extend(where[last:])
+        return "".join(parts), at

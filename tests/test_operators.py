@@ -1,0 +1,71 @@
+"""The provider's own name, learned from the logbook that uses it (label/operators.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from logbook_miner.label.classifier import Classifier
+from logbook_miner.label.operators import OperatorNames
+from logbook_miner.label.taxonomy import TAXONOMY_PATH
+from logbook_miner.label.wrapping import normalise
+from logbook_miner.models import Entry
+from logbook_miner.resources import read_yaml
+
+
+@pytest.fixture(scope="module")
+def classifier() -> Classifier:
+    return Classifier(layer_path=None)
+
+
+@pytest.fixture(scope="module")
+def operators() -> OperatorNames:
+    return OperatorNames.from_taxonomy(read_yaml(TAXONOMY_PATH)["operator_names"])
+
+
+def labels(classifier: Classifier, *texts: str) -> list[list[tuple[str, str]]]:
+    entries = [Entry(seq=i + 1, heading=f"2024-05-0{i + 1}", text=t) for i, t in enumerate(texts)]
+    return [[(lb.code, lb.evidence) for lb in labelled.labels]
+            for labelled in classifier.classify(entries)]
+
+
+def test_a_name_the_logbook_gives_its_provider_is_read_as_the_provider(classifier):
+    launch = "Launched on 64 nodes of the Northgate colo cluster, rented from Northgate Cloud."
+    outage = "Tuesday's storage outage at Northgate cost us five hours."
+    assert ("infra.provider", "outage at Northgate") in labels(classifier, launch, outage)[1]
+    # the same sentence in a logbook that never says who Northgate is
+    assert not any(code == "infra.provider" for code, _ in labels(classifier, outage)[0])
+
+
+def test_its_evidence_is_the_logbooks_own_words_at_their_offsets(classifier):
+    text = "Ticket open.  No word  from   Corvid on the missing 32.\nWe rent from Corvid Cloud."
+    [found] = classifier.classify([Entry(seq=1, heading="2024-05-07", text=text)])
+    [label] = [lb for lb in found.labels if lb.code == "infra.provider"]
+    assert text[label.start:label.end] == label.evidence == "No word  from   Corvid"
+
+
+@pytest.mark.parametrize("text, names", [
+    ("Rented from Nimbrus Cloud. Nimbrus support replied at 11:30.", ["Nimbrus"]),
+    ("Forge (the cloud's managed training service) runs the job.", ["Forge"]),
+    ("We opened a Corvid ticket for c019.", ["Corvid"]),
+    # a sentence that opens with a verb does not name anyone: "Asked support ..."
+    ("Asked support about the quota. Sent ops the logs.", []),
+    # a word the logbook also writes in lower case is a word, not a name
+    ("Weekly ops review. The weekly numbers are in.", []),
+    ("Monday support rota: Ana.", []),
+    ("a GPU100 ticket, H100s support FP8", []),  # no digits, no acronyms
+])
+def test_what_shows_a_name_is_an_operators(operators, text, names):
+    renaming = operators.of([text])
+    assert sorted(renaming.mention.pattern.split("(?:")[1].split(")")[0].split("|")
+                  if renaming else []) == names
+
+
+def test_a_mention_inside_another_word_or_a_name_with_more_is_left(operators):
+    defined = "We pinged them; Nimbus support replied."
+    assert operators.of([defined, "Nimbus-FM runs on nimbus.io"]) is None  # a lower-case word
+    renaming = operators.of([defined, "Nimbus-FM, NimbusGPU, @Nimbus, Nimbus."])
+    text, where = normalise("Nimbus-FM, NimbusGPU, @Nimbus, Nimbus.")
+    renamed, at = renaming(text, where)
+    assert renamed == "Nimbus-FM, NimbusGPU, @Nimbus, provider."
+    assert len(at) == len(renamed) + 1 and at == sorted(at)
+    assert at[renamed.index("provider") + len("provider") - 1] + 1 == text.index("Nimbus.") + 6
