@@ -49,6 +49,7 @@ def test_its_evidence_is_the_logbooks_own_words_at_their_offsets(classifier):
     ("We opened a Corvid ticket for c019.", ["Corvid"]),
     # a sentence that opens with a verb does not name anyone: "Asked support ..."
     ("Asked support about the quota. Sent ops the logs.", []),
+    ("In case a node goes down, pick a spare.", []),  # a line's first word opens a sentence
     # a word the logbook also writes in lower case is a word, not a name
     ("Weekly ops review. The weekly numbers are in.", []),
     ("Monday support rota: Ana.", []),

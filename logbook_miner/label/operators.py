@@ -13,9 +13,11 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-_NAME = r"(?P<name>[A-Z][a-z]+(?:[A-Z][a-z]+)*)"  # "Northgate", "RentMyRig"
+_NAME = r"(?P<name>[A-Z][a-z]{2,}(?:[A-Z][a-z]+)*)"  # "Northgate", "RentMyRig"; not "In"
 _NOT_BEFORE = re.compile(r"[\w@#/.-]")  # a name or a word does not start inside another
-_SENTENCE_OPENS = re.compile(r"(?:^|[.!?:#*>|-])[\s*_`]*$")  # what a line holds before one
+# what a line holds before a sentence's first word (searched from the line's start: `^` of
+# MULTILINE matches there, a plain `^` only at the text's)
+_SENTENCE_OPENS = re.compile(r"(?:^|[.!?:#*>|-])[\s*_`]*$", re.MULTILINE)
 
 
 @dataclass(frozen=True)
