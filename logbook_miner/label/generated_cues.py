@@ -55,6 +55,11 @@ _WAS = {"LOWER": {"IN": ["was", "previously", "formerly", "from"]}}  # "(was 96)
 _KEY_VALUE = {"ORTH": {"IN": [":", "="]}}  # a config line's key and value: "clip_grad: 0.6"
 _TICK = {"ORTH": "`", "OP": "?"}  # a name written as code: "`lr_decay_iters` changed"
 _PRESENT = {"LOWER": {"IN": ["is", "are"]}}
+# how a setting's value is said to move, before "from" or "to": "LR down to", "layers increase
+# from 24 to 32" (the present, as non-native English writes a past)
+_MOVED = ["down", "up", "back", "increase", "increased", "increases", "decrease", "decreased",
+          "decreases", "reduce", "reduced", "reduces", "raise", "raised", "raises", "change",
+          "changed", "changes", "lowered", "bumped", "cut", "adjusted", "adjust"]
 _OF_WHAT = {"LOWER": {"IN": ["for", "of", "in", "on"]}}  # "the LR for the router weights"
 # what a setting's name may end in: "the gradient accumulation steps were reduced"
 _NAMED_AS = {"LOWER": {"IN": ["steps", "setting", "settings", "value", "values", "factor"]}}
@@ -102,11 +107,20 @@ def edit_group(code: str, settings: list[str], shared: dict) -> list[dict]:
     for setting in groups:
         tokens += [
             # "peak LR down from 3e-4 to 2e-4", "LR down to 0.9e-4", "lr const 2e-5 (was 1.5e-5)"
-            # "embedding init std from 0.02 down to 0.0048"
-            [*setting, {"LOWER": {"IN": ["down", "up", "back", "now"]}, "OP": "?"},
+            # "embedding init std from 0.02 down to 0.0048", "Number of layers increase from
+            # 24 to 32", "data ratio increase to 8%" (a present said as a past)
+            [*setting, {"LOWER": {"IN": [*_MOVED, "now"]}, "OP": "?"},
              {"LOWER": "from"}, value, {"LOWER": {"IN": ["down", "up"]}, "OP": "?"},
              shared["to"], value],
-            [*setting, {"LOWER": {"IN": ["down", "up", "back"]}}, {"LOWER": "to"}, value],
+            [*setting, {"LOWER": {"IN": _MOVED}}, {"LOWER": "to"}, value],
+            # a setting's word values, an arrow between them: "pos emb: learned -> rotary",
+            # "lr_scheduler: cosine → polynomial" (an arrow, not "to": "from A to B" is prose)
+            [*setting, _TICK, _KEY_VALUE, {"IS_PUNCT": False, "OP": "{1,2}"}, shared["arrow"],
+             {"IS_PUNCT": False}],
+            # the old value after the new: "Global batch is 3072 sequences now, was 1536"
+            [*setting, _TICK, {"LOWER": {"IN": ["is", "are", "=", ":"]}, "OP": "?"}, value,
+             {"IS_PUNCT": False, "OP": "{0,2}"}, {"ORTH": {"IN": [",", ";"]}},
+             {"LOWER": {"IN": ["was", "previously", "formerly"]}}, value],
             # "LR multiplied by 0.7", "grad accum halved"
             [*setting, _TICK, shared["was_or_not"],
              {"LOWER": {"IN": ["multiplied", "scaled", "divided", "halved", "doubled"]}},
