@@ -54,7 +54,11 @@ def _words(name: str) -> list[str]:
 _WAS = {"LOWER": {"IN": ["was", "previously", "formerly", "from"]}}  # "(was 96)": the old value
 _KEY_VALUE = {"ORTH": {"IN": [":", "="]}}  # a config line's key and value: "clip_grad: 0.6"
 _TICK = {"ORTH": "`", "OP": "?"}  # a name written as code: "`lr_decay_iters` changed"
+_QUOTE = {"ORTH": {"IN": ['"', "'"]}, "OP": "?"}  # a JSON key: '+  "gradient_clipping": 0.5,'
 _PRESENT = {"LOWER": {"IN": ["is", "are"]}}
+_NOT_BETWEEN = [".", ";", "\n", "and", "but", "will", "would", "should", "could", "might", "may",
+                "can", "to", "has", "have", "had", "fallen", "fell", "dropped", "rose", "risen",
+                "grew", "grown", "went", "climbed", "decayed"]
 # how a setting's value is said to move, before "from" or "to": "LR down to", "layers increase
 # from 24 to 32" (the present, as non-native English writes a past)
 _MOVED = ["down", "up", "back", "increase", "increased", "increases", "decrease", "decreased",
@@ -87,8 +91,13 @@ def edit_group(code: str, settings: list[str], shared: dict) -> list[dict]:
         tokens += [
             [{"TEXT": {"REGEX": rf"(?i)^s([|/#])\(?(--?)?({flags})(\b|_|$)"}}],
             # a diff's added line, a flag or a config key: "+ --clip-grad 0.5", "+  tp: 4"
-            [{"ORTH": "+", "IS_SENT_START": True}, {"IS_SPACE": True, "OP": "?"},
+            [{"ORTH": "+", "IS_SENT_START": True}, {"IS_SPACE": True, "OP": "?"}, _QUOTE,
              {"LOWER": {"REGEX": rf"^(--?)?({flags}):?$"}}],
+            # a change record's row that names the setting: "param=grad_clip_norm | old=5.0"
+            [{"LOWER": {"IN": ["param", "parameter", "setting", "knob"]}}, {"ORTH": "="}, _TICK,
+             key],
+            # a flag set where it was not: "we put clip-grad=1 which before was not used"
+            [{"LOWER": {"IN": ["put", "added", "enabled", "introduced", "applied"]}}, flag_set],
             # a layout said as its flags, set, or beside the old value: "I switched it to TP=4,
             # PP=12, DP=8 today", "with DP=64 instead of 32"
             [shared["change_verb"], {"IS_PUNCT": False, "OP": "{0,2}"}, {"LOWER": "to"}, flag_set],
@@ -113,6 +122,15 @@ def edit_group(code: str, settings: list[str], shared: dict) -> list[dict]:
              {"LOWER": "from"}, value, {"LOWER": {"IN": ["down", "up"]}, "OP": "?"},
              shared["to"], value],
             [*setting, {"LOWER": {"IN": _MOVED}}, {"LOWER": "to"}, value],
+            # a few words between the setting and its values: "the max grad norm more small, from
+            # 2.0 to 1.0", "the gradient norm cap from 1.0 to 0.8 on Tuesday"
+            # (not a plan, nor a value that moved by itself: "will be extended from", "the loss
+            # scale has fallen from 65,536 to 256")
+            [*setting, {"LOWER": {"NOT_IN": _NOT_BETWEEN}, "OP": "{1,4}"},
+             {"LOWER": "from"}, value, shared["to"], value],
+            # switched on or off: "Gradient clipping was turned off for the cooldown phase"
+            [*setting, _TICK, shared["was"], {"LOWER": {"IN": ["turned", "switched"]}},
+             {"LOWER": {"IN": ["on", "off", "back"]}}],
             # a setting's word values, an arrow between them: "pos emb: learned -> rotary",
             # "lr_scheduler: cosine → polynomial" (an arrow, not "to": "from A to B" is prose)
             [*setting, _TICK, _KEY_VALUE, {"IS_PUNCT": False, "OP": "{1,2}"}, shared["arrow"],
