@@ -122,7 +122,9 @@ class _WordCachingTokenizer(Tokenizer):
             for word in new - plain:
                 super().__call__(word)
             self._seen |= new
-        return super().__call__(text)
+        doc = super().__call__(text)
+        doc.user_data[context.TEXT_KEY] = text  # the same as doc.text, which ConText reads
+        return doc
 
 
 def _blank_pipeline() -> Language:
