@@ -126,6 +126,27 @@ def test_a_lead_finds_where_a_regex_matches() -> None:
         assert len(expected) == count, expected
 
 
+def test_a_regex_of_an_opening_is_tried_only_near_its_core() -> None:
+    """leads.finditer_opened finds what finditer finds, for a regex that opens with optional
+    words and whitespace: matches that open with the words, the whitespace or the core."""
+    regex = r"\b(?:was|stayed)?\s*(?:down|dead)\s+for\s+(?P<n>\d+)\s*h\b"
+    core, reach = leads.opening(regex)
+    assert reach == len("stayed") and leads.opening(r"\b(?:was)?\s*\d+") is None
+    assert leads.opening(r"\s*(?:was)?down") is None  # whitespace not right before the core
+    pattern = re.compile(regex, re.IGNORECASE)
+    rng = random.Random(0)
+    parts = ["was", "Stayed", "down", "DEAD", " for 2h", "\tfor 7 h", " ", "  ", "\t\n", ".",
+             "x", "wasdown", "down for 3h", "dead for 1 h"]
+    found = 0
+    for _ in range(3000):
+        text = "".join(rng.choice(parts) for _ in range(rng.randrange(1, 12)))
+        expected = [(m.span(), m["n"]) for m in pattern.finditer(text)]
+        assert [(m.span(), m["n"]) for m in leads.finditer_opened(
+            pattern, core, reach, text, text.lower())] == expected, text
+        found += len(expected)
+    assert found > 100
+
+
 def test_literal_starts_of_a_regex() -> None:
     assert starts(r"\b(?:restart(?:ed)?|resum(?:e|ed))\s+") == {"restart", "resume", "resumed"}
     assert starts(r"(?<![\w-])--LR\s+\d") == {"--lr"}  # after zero-width assertions, lower case

@@ -15,11 +15,13 @@ None), so it can be built once and run with `nlp.pipe` over many entries;
 from __future__ import annotations
 
 import bisect
+import functools
 import itertools
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import spacy
 from spacy.attrs import NORM, ORTH
@@ -121,7 +123,9 @@ class _WordCachingTokenizer(Tokenizer):
             for word in new - plain:
                 super().__call__(word)
             self._seen |= new
-        return super().__call__(text)
+        doc = super().__call__(text)
+        doc.user_data[context.TEXT_KEY] = text  # the same as doc.text, which ConText reads
+        return doc
 
 
 def _blank_pipeline() -> Language:
@@ -236,10 +240,8 @@ class Classifier:
         for entry, (_, pieces) in zip(entries, by_entry, strict=True):
             cues = []
             asides = self._asides(entry)
-            zeros = {field: counters.zero_spans(getattr(entry, field) or "") for field in FIELDS}
-            lines = [(rule, {"heading": [], "text": context.line_spans(
-                entry.text or "", rule.lines, rule.label_only)})
-                     for rule in self.line_rules]
+            zeros = _OnFirstUse(functools.partial(_zero_spans, entry))
+            lines = _OnFirstUse(functools.partial(self._line_spans, entry.text or ""))
             flat: dict[str, list[tuple[str, list[int]]]] = {}  # each field's normalised pieces
             for doc, (_, field, where, normalised) in pieces:
                 flat.setdefault(field, []).append((normalised, where))
@@ -248,7 +250,8 @@ class Classifier:
                             and not counters.counted_none(cue.label.start, cue.label.end,
                                                           zeros[field])
                             and not any(rule.drops_cue(cue.label.code, cue.label.kind)
-                                        and _inside(cue.label, at) for rule, at in lines)
+                                        and _inside(cue.label, lines[i])
+                                        for i, rule in enumerate(self.line_rules))
                             and not _announced(cue, entry))
             kept = self.consequences.kept(cues, entry)
             kept = kept_before_trouble(kept, entry)
@@ -278,6 +281,11 @@ class Classifier:
                     return []
                 return [replace(refers, code=code) for code in faults]
         return []
+
+    def _line_spans(self, text: str, rule: int) -> dict[str, list[tuple[int, int]]]:
+        """Per field, the character ranges of the lines the `rule`-th line rule finds."""
+        found = self.line_rules[rule]
+        return {"heading": [], "text": context.line_spans(text, found.lines, found.label_only)}
 
     def _asides(self, entry: Entry) -> dict[str, list[tuple[int, int]]]:
         """Per field, the character ranges in a section titled as an aside (a plan, others')."""
@@ -372,6 +380,25 @@ def _new_codes(labels: list[Label], more: list[Label]) -> list[Label]:
     """The labels of `more` whose code `labels` does not have yet."""
     have = {lb.code for lb in labels}
     return [lb for lb in more if lb.code not in have]
+
+
+def _zero_spans(entry: Entry, field: str) -> list[tuple[int, int]]:
+    """The zero counters of one field of the entry (counters.zero_spans)."""
+    return counters.zero_spans(getattr(entry, field) or "")
+
+
+class _OnFirstUse(dict):
+    """A key's value computed when first asked for: an entry's zero counters and lines are
+    read only for a cue they may drop (half of the fields have none, most line rules drop
+    few codes), and they cost more than the rest of the filter."""
+
+    def __init__(self, compute: Callable[[Any], Any]) -> None:
+        super().__init__()
+        self.compute = compute
+
+    def __missing__(self, key: Any) -> Any:
+        value = self[key] = self.compute(key)
+        return value
 
 
 def _inside(label: Label, plans: dict[str, list[tuple[int, int]]]) -> bool:

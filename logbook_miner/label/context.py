@@ -34,6 +34,7 @@ from .sentences import Sentences
 
 SPANS_KEY = "context"  # doc.spans: the triggers, pseudo-triggers and causal links
 STOPS_KEY = "context_stops"  # doc._.bare_matches: the terminators, (start, end, label)
+TEXT_KEY = "logbook_miner.text"  # doc.user_data: the doc's text, if its tokenizer kept it
 TERMINATE = "TERMINATE"
 PSEUDO = "PSEUDO"
 CAUSE = "CAUSE"
@@ -384,7 +385,7 @@ def scopes(doc: Doc, rules: dict[str, Rule], own_size: str | None = None) -> lis
         first, last = Sentences.of(doc).around(trig.start)  # read once, kept on the doc
         sent = doc[first:last]
         if rule.unless_code_follows:
-            text = doc.text if text is None else text  # built once, only if needed
+            text = _text(doc) if text is None else text  # built once, only if needed
             if _code_follows(text, sent):
                 continue
         if sent.start not in parentheses:
@@ -419,6 +420,13 @@ def scopes(doc: Doc, rules: dict[str, Rule], own_size: str | None = None) -> lis
                 start = c + 1
         out.append(Scope(rule, trig, start, end))
     return out
+
+
+def _text(doc: Doc) -> str:
+    """The doc's text: as its tokenizer kept it, or as `doc.text` builds it (a Token object
+    per token: a long pasted log's cost more than the rest of ConText on it)."""
+    text = doc.user_data.get(TEXT_KEY)
+    return doc.text if text is None else text
 
 
 def _code_follows(text: str, sent: Span) -> bool:

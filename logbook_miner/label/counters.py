@@ -31,9 +31,11 @@ _VALUE = re.compile(rf"(?i)^([~<>]?\d[\d.,_ /%→>-]*[kmb%x]?|{_EMPTY}|ok)$")
 # character (the lookbehinds come after the first space), so that its lead skips ahead to
 # one (re itself tries a regex that opens with a choice of groups at every character).
 # A line's last word is read whole (`\S++`: it can only end at its last character), not
-# backed off a character at a time after each space.
-_ZERO_VALUE = re.compile(r"(?:[:=|][ \t*\"]*|\.{3,} *| (?<=\S )[ ]+|"
-                         r" (?<=[\w`\"] )(?=\S++\s*$))"
+# backed off a character at a time after each space. A space is most characters the lead
+# stops at: what follows it is first asked to open a value (`_OPENS`, a character of _NONE's).
+_OPENS = r"(?=[\d\-–—\[nfo])"
+_ZERO_VALUE = re.compile(rf"(?:[:=|][ \t*\"]*|\.{{3,}} *| (?<=\S )[ ]+{_OPENS}|"
+                         rf" (?<=[\w`\"] ){_OPENS}(?=\S++\s*$))"
                          rf"(?:\d+/)*(?:{_NONE})(?![\w.]|,\d)|\[(?:ok|pass)\]|[✅✓✔]",
                          re.IGNORECASE | re.MULTILINE)
 _ZERO_VALUE_LEAD = leads.lead(_ZERO_VALUE) or _ZERO_VALUE  # where one stands

@@ -9,14 +9,17 @@ regex itself there, finds exactly where it matches, trying it at those character
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterator
 from re import _constants as sre
 from re import _parser as sre_parse
 
-from .ruler import REPEATS, ZERO_WIDTH, starts
+from .ruler import REPEATS, ZERO_WIDTH, parsed_starts, starts
 
 _CATEGORIES = {sre.CATEGORY_DIGIT: r"\d"}
+_SPACES = [(sre.IN, [(sre.CATEGORY, sre.CATEGORY_SPACE)])]  # \s, parsed
+_MAX_OPENING = 16  # characters an opening may hold besides whitespace (see `opening`)
 
 
 def _characters(op: object, av: object) -> frozenset[str] | None:
@@ -112,3 +115,51 @@ def finditer_from(pattern: re.Pattern[str], start: re.Pattern[str] | None,
         if m:
             yield m  # not empty: it holds a start of 2 characters or more
         at = start.search(lower, m.end() if m else at.start() + 1)
+
+
+def opening(regex: str) -> tuple[re.Pattern[str], int] | None:
+    """For a case-insensitive `regex` that opens with optional parts (the last may be optional
+    whitespace) before a part of known starts, as `\\b(?:was|were)?\\s*(?:down|stopped)...`:
+    a case-sensitive regex that finds, in lower-case ASCII text, where that part can start,
+    and how many characters the optional parts hold at most, besides that whitespace. None
+    for any other regex. (re tries such a regex at every position of a text.)"""
+    try:
+        parsed = sre_parse.parse(regex)
+    except re.error:
+        return None
+    reach, spaces = 0, False
+    for i, (op, av) in enumerate(parsed):
+        if op in ZERO_WIDTH:
+            continue
+        begins = parsed_starts(list(parsed[i:]))
+        if begins:
+            return re.compile("|".join(map(re.escape, sorted(begins)))), reach
+        if spaces or op not in REPEATS or av[0]:  # whitespace only right before that part
+            return None
+        if list(av[2]) == _SPACES:
+            spaces = True
+            continue
+        reach += parsed[i:i + 1].getwidth()[1]
+        if reach > _MAX_OPENING:
+            return None
+    return None
+
+
+def finditer_opened(pattern: re.Pattern[str], core: re.Pattern[str], reach: int, text: str,
+                    lower: str) -> Iterator[re.Match[str]]:
+    """`pattern.finditer(text)` for a regex of an `opening` (`core`, `reach`) in ASCII text
+    (`lower` its lower case): a match holds its core, so it starts no farther before a place
+    `core` finds than the whitespace there and `reach` characters more; the pattern is tried
+    at those positions only, in order, the first that matches being where a search finds."""
+    at, done = core.search(lower), 0  # no match starts before `done`
+    while at:
+        start = at.start()
+        first = start
+        while first > done and text[first - 1].isspace():
+            first -= 1
+        m = next(filter(None, map(functools.partial(pattern.match, text),
+                                  range(max(done, first - reach), start + 1))), None)
+        if m:
+            yield m  # not empty: it holds the core, of 2 characters or more
+        done = m.end() if m else start + 1
+        at = core.search(lower, done)

@@ -43,8 +43,13 @@ def words(entry: Entry) -> set[str]:
 
 
 def _words(text: str) -> set[str]:
-    tokens = [word for word in _WORD.findall(text.lower()) if word not in STOP_WORDS]
+    tokens = _tokens(text)
     return {*tokens, *(f"{first} {second}" for first, second in itertools.pairwise(tokens))}
+
+
+def _tokens(text: str) -> list[str]:
+    """The lowercased words of `text` but stop words, in order."""
+    return [word for word in _WORD.findall(text.lower()) if word not in STOP_WORDS]
 
 
 def features(found_words: Iterable[str], rule_codes: Iterable[str]) -> list[str]:
@@ -67,12 +72,15 @@ class LearnedLayer:
             self.cutoffs = np.log(thresholds / (1 - thresholds))  # the scores they stand for
             self.trained_on: dict[str, int | float] = json.loads(str(layer["trained_on"]))
             self.index = {name: i for i, name in enumerate(layer["features"].tolist())}
+        # the word pairs' rows by the pair: an entry's pairs are looked up without a string
+        # made for each (most are no feature)
+        self._pairs = {tuple(name.split(" ")): i for name, i in self.index.items()
+                       if name.count(" ") == 1}
 
     def added(self, entry: Entry, labels: list[Label]) -> list[Label]:
         """Labels for the codes the model is sure of and the rules did not give."""
-        found = words(entry)
         have = {lb.code for lb in labels}
-        present = sorted(self._present(features(found, have)))  # one order: one float sum
+        present = sorted(self._rows(entry, have))  # one order: one float sum
         scores = self.weights.take(present, axis=0).sum(axis=0) + self.bias
         sure = np.flatnonzero(scores > self.cutoffs)
         added = []
@@ -90,6 +98,16 @@ class LearnedLayer:
                 start=start, end=end, source="learned:layer",
                 confidence=round(float(1 / (1 + np.exp(-scores[column]))), 3)))
         return added
+
+    def _rows(self, entry: Entry, rule_codes: Iterable[str]) -> set[int]:
+        """The rows of `features(words(entry), rule_codes)` the model has."""
+        rows = set(map(self.index.get, features((), rule_codes)))
+        for field in FIELDS:
+            tokens = _tokens(getattr(entry, field) or "")
+            rows.update(map(self.index.get, tokens))
+            rows.update(map(self._pairs.get, itertools.pairwise(tokens)))
+        rows.discard(None)  # no feature
+        return rows
 
     def _present(self, names: Iterable[str]) -> list[int]:
         return [row for row in map(self.index.get, names) if row is not None]

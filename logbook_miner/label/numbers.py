@@ -34,6 +34,7 @@ class _Pattern:
     clue: frozenset[str] | None  # one of these is in any text the regex matches (case-folded)
     start: re.Pattern[str] | None  # in lower-case ASCII text, where a match can start
     lead: re.Pattern[str] | None  # where it matches, if it opens with a digit (leads.py)
+    opening: tuple[re.Pattern[str], int] | None  # if no `start`: leads.opening
     unless: tuple[re.Pattern[str], ...]  # a sentence matching one is not about this run
 
 
@@ -48,9 +49,10 @@ def _patterns(path: Path = METRICS_PATH) -> tuple[_Pattern, ...]:
             item = item if isinstance(item, dict) else {"regex": item}
             regex = re.compile(item["regex"], re.IGNORECASE)
             factor = float(item.get("factor", 1.0))
+            start = leads.start_finder(item["regex"])
             out.append(_Pattern(spec["name"], spec.get("unit"), regex, factor, scale,
-                                clue(item["regex"]), leads.start_finder(item["regex"]),
-                                leads.lead(regex), unless))
+                                clue(item["regex"]), start, leads.lead(regex),
+                                None if start else leads.opening(item["regex"]), unless))
     return tuple(out)
 
 
@@ -99,6 +101,8 @@ def _sentence(text: str, m: re.Match[str]) -> str:
 def _finditer(p: _Pattern, text: str, lower: str | None) -> Iterator[re.Match[str]]:
     """`p.regex.finditer(text)`, tried only where a match can start (`lower`: the text's
     lower case if it is ASCII, else None)."""
+    if p.opening and lower is not None:
+        return leads.finditer_opened(p.regex, *p.opening, text, lower)
     return leads.finditer_from(p.regex, p.start, p.lead, text, lower)
 
 

@@ -172,10 +172,15 @@ def starts(regex: str, shortest: int = 2) -> frozenset[str] | None:
     which a case-sensitive search finds far faster than the regex tries every position.
     """
     try:
-        found, _ = _starts(list(sre_parse.parse(regex)))
+        nodes = list(sre_parse.parse(regex))
     except re.error:
         return None
-    found = frozenset(s.lower() for s in found)
+    return parsed_starts(nodes, shortest)
+
+
+def parsed_starts(nodes: list, shortest: int = 2) -> frozenset[str] | None:
+    """`starts` of a regex parsed into `nodes` (re._parser)."""
+    found = frozenset(s.lower() for s in _starts(nodes)[0])
     if found and min(map(len, found)) >= shortest and all(map(str.isascii, found)):
         return found
     return None

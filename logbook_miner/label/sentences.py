@@ -39,6 +39,7 @@ def sentences(doc: Doc) -> Doc:
         if "\n" in strings[orth[i]]:
             starts[i + 1] = 1
     doc.from_array([SENT_START], np.array(starts, dtype=np.uint64))
+    doc.user_data[_BOUNDS] = Sentences(doc, starts)  # the flags just set, not read anew
     return doc
 
 
@@ -64,9 +65,11 @@ class Sentences:
     its sentence's ends, so asking it for each of many cues in one long sentence (log lines
     wrapped into one: "loss 2.31 at step 100" on each line) is quadratic."""
 
-    def __init__(self, doc: Doc) -> None:
+    def __init__(self, doc: Doc, flags: list[int] | None = None) -> None:
+        """`flags`: the doc's SENT_START values, if known (read from the doc if not)."""
         self.n = len(doc)
-        flags = doc.to_array([SENT_START]).tolist() if self.n else []
+        if flags is None:
+            flags = doc.to_array([SENT_START]).tolist() if self.n else []
         self.starts = [0] + [i for i, flag in enumerate(flags) if flag == 1 and i]
 
     @classmethod
