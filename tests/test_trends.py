@@ -26,6 +26,10 @@ def _codes(text: str) -> set[str]:
     ("tokens/s/GPU: 3,950 yesterday, 3,120 today, same config.", "performance.throughput"),
     ("Progress bar showed 3.4 it/s, now 2.1 it/s.", "performance.throughput"),
     ("Wall-clock per 1000 steps went from 42 min to 58 min.", "performance.throughput"),
+    # the units of image, video and speech runs
+    ("images/sec/GPU went from 410 down to 300 with the new sampler", "performance.throughput"),
+    ("ASR: utterances/s went from 5,400 to 4,100 since the upgrade", "performance.throughput"),
+    ("5,400 utt/s -> 4,100", "performance.throughput"),
 ])
 def test_a_measure_that_moved_the_bad_way_is_a_fault(text: str, code: str) -> None:
     assert code in _codes(text)
