@@ -10,14 +10,22 @@ with offsets still on the name, so a label's evidence is the logbook's own words
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 
 _NAME = r"(?P<name>[A-Z][a-z]{2,}(?:[A-Z][a-z]+)*)"  # "Northgate", "RentMyRig"; not "In"
 _NOT_BEFORE = re.compile(r"[\w@#/.-]")  # a name or a word does not start inside another
-# what a line holds before a sentence's first word (searched from the line's start: `^` of
-# MULTILINE matches there, a plain `^` only at the text's)
-_SENTENCE_OPENS = re.compile(r"(?:^|[.!?:#*>|-])[\s*_`]*$", re.MULTILINE)
+_MARKUP = " \t*_`"  # what may stand between a sentence's start and its first word
+_MOST_NAMES = 20  # a logbook names a few operators; a pasted list of thousands names none
+
+
+def _opens_sentence(text: str, at: int) -> bool:
+    """True if the word at `at` is its line's or its sentence's first ("Asked support ...")."""
+    before = at - 1
+    while before >= 0 and text[before] in _MARKUP:
+        before -= 1
+    return before < 0 or text[before] in "\n.!?:#>|-"
 
 
 @dataclass(frozen=True)
@@ -43,12 +51,16 @@ class OperatorNames:
     def of(self, texts: Iterable[str]) -> Renaming | None:
         """The renaming of the names `texts` (a whole logbook's) give an operator, or None."""
         text = "\n\n".join(texts)  # one search: `re` skips ahead to a capital
-        found = {m["name"] for m in self.defined.finditer(text)
-                 if not (m.start() and _NOT_BEFORE.match(text, m.start() - 1))
-                 and not (m["mid"] and _SENTENCE_OPENS.search(
-                     text, text.rfind("\n", 0, m.start()) + 1, m.start()))}
-        names = sorted(name for name in found if name.lower() not in self.not_names
-                       and not re.search(rf"\b{name.lower()}\b", text))
+        found = Counter(m["name"] for m in self.defined.finditer(text)
+                        if not (m.start() and _NOT_BEFORE.match(text, m.start() - 1))
+                        and not (m["mid"] and _opens_sentence(text, m.start())))
+        lowered = {name.lower(): name for name, _ in found.most_common(_MOST_NAMES)
+                   if name.lower() not in self.not_names}
+        if not lowered:
+            return None
+        # a word the logbook also writes in lower case is a word ("Weekly ops" ... "weekly")
+        words = set(re.findall(rf"\b(?:{'|'.join(lowered)})\b", text))
+        names = sorted(name for low, name in lowered.items() if low not in words)
         if not names:
             return None
         mention = re.compile(rf"(?<![\w@#/.-])(?:{'|'.join(names)})(?![\w-])")
