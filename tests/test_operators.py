@@ -19,7 +19,7 @@ def classifier() -> Classifier:
 
 @pytest.fixture(scope="module")
 def operators() -> OperatorNames:
-    return OperatorNames.from_taxonomy(read_yaml(TAXONOMY_PATH)["operator_names"])
+    return OperatorNames.from_taxonomy(read_yaml(TAXONOMY_PATH))
 
 
 def labels(classifier: Classifier, *texts: str) -> list[list[tuple[str, str]]]:
@@ -45,11 +45,15 @@ def test_its_evidence_is_the_logbooks_own_words_at_their_offsets(classifier):
 
 @pytest.mark.parametrize("text, names", [
     ("Rented from Nimbrus Cloud. Nimbrus support replied at 11:30.", ["Nimbrus"]),
-    ("Forge (the cloud's managed training service) runs the job.", ["Forge"]),
+    ("Compute is Forge (the cloud's managed training service).", ["Forge"]),
     ("We opened a Corvid ticket for c019.", ["Corvid"]),
     # a sentence that opens with a verb does not name anyone: "Asked support ..."
     ("Asked support about the quota. Sent ops the logs.", []),
     ("In case a node goes down, pick a spare.", []),  # a line's first word opens a sentence
+    # nor after a time or a list number; a library's name, a tracker's, a word before "case"
+    ("[09:10] Pinged support about it.\n03:12 Rebooted ops-01.\n1) Opened ticket 7.", []),
+    ("Rebuilt the DeepSpeed ops. Filed a Jira ticket. In the Megatron case it differs.", []),
+    ("Maintenance (announced by the provider) took nodes 3-5 down.", []),
     # a word the logbook also writes in lower case is a word, not a name
     ("Weekly ops review. The weekly numbers are in.", []),
     ("Monday support rota: Ana.", []),

@@ -208,7 +208,7 @@ class Classifier:
         taxonomy = read_yaml(taxonomy_path or TAXONOMY_PATH)
         self.rules, patterns = _taxonomy_rules(taxonomy)
         self.marks = frozenset(taxonomy.get("marks", {}))
-        self.operators = OperatorNames.from_taxonomy(taxonomy["operator_names"])
+        self.operators = OperatorNames.from_taxonomy(taxonomy)
         self.consequences = Consequences(taxonomy["shared"])
         self.recurrence = context.load_recurrence(context_path)
         self.rules[context.RECURRENCE] = Rule(
@@ -267,7 +267,9 @@ class Classifier:
             learned = self.layer.added(entry, labels) if self.layer else []
             if learned:
                 labels = in_kind_order([*labels, *learned])
-            whole = {field: parts[0] for field, parts in flat.items() if len(parts) == 1}
+            # (rates read a field's own words: a renamed one they normalise anew)
+            whole = {field: parts[0] for field, parts in flat.items()
+                     if len(parts) == 1 and not renaming}
             results.append(LabelledEntry(entry, labels, numbers.mine(entry),
                                          rates.mine_rates(entry, whole)))
         return results

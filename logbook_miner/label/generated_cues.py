@@ -58,7 +58,9 @@ _QUOTE = {"ORTH": {"IN": ['"', "'"]}, "OP": "?"}  # a JSON key: '+  "gradient_cl
 _PRESENT = {"LOWER": {"IN": ["is", "are"]}}
 _NOT_BETWEEN = [".", ";", "\n", "and", "but", "will", "would", "should", "could", "might", "may",
                 "can", "to", "has", "have", "had", "fallen", "fell", "dropped", "rose", "risen",
-                "grew", "grown", "went", "climbed", "decayed"]
+                "grew", "grown", "went", "climbed", "decayed", "warms", "warm", "ramps", "ramp",
+                "ranges", "range", "varies", "lasts", "goes", "decays", "anneals", "over",
+                "between"]
 # how a setting's value is said to move, before "from" or "to": "LR down to", "layers increase
 # from 24 to 32" (the present, as non-native English writes a past)
 _MOVED = ["down", "up", "back", "increase", "increased", "increases", "decrease", "decreased",

@@ -16,14 +16,16 @@ from dataclasses import dataclass
 
 _NAME = r"(?P<name>[A-Z][a-z]{2,}(?:[A-Z][a-z]+)*)"  # "Northgate", "RentMyRig"; not "In"
 _NOT_BEFORE = re.compile(r"[\w@#/.-]")  # a name or a word does not start inside another
-_MARKUP = " \t*_`"  # what may stand between a sentence's start and its first word
+# what may stand between a sentence's start and its first word: markup, a time, a number
+_LINE_LEAD = frozenset(" \t*_`[]()0123456789:")
 _MOST_NAMES = 20  # a logbook names a few operators; a pasted list of thousands names none
 
 
 def _opens_sentence(text: str, at: int) -> bool:
-    """True if the word at `at` is its line's or its sentence's first ("Asked support ...")."""
+    """True if the word at `at` is its line's or its sentence's first ("Asked support ...",
+    "[09:10] Pinged support", "03:12 Rebooted ops-01", "1) Opened a ticket")."""
     before = at - 1
-    while before >= 0 and text[before] in _MARKUP:
+    while before >= 0 and text[before] in _LINE_LEAD:
         before -= 1
     return before < 0 or text[before] in "\n.!?:#>|-"
 
@@ -35,16 +37,20 @@ class OperatorNames:
 
     read_as: str
     not_names: frozenset[str]
+    libraries: re.Pattern  # the taxonomy's `library` names: "the DeepSpeed ops" names no one
     defined: re.Pattern  # groups "name" and, where it only counts mid-sentence, "mid"
 
     @classmethod
-    def from_taxonomy(cls, section: dict) -> OperatorNames:
+    def from_taxonomy(cls, taxonomy: dict) -> OperatorNames:
+        """From taxonomy.yaml's data: its `operator_names` and its shared `library` spec."""
         def alternatives(patterns: list[str]) -> str:
             return "|".join(f"(?:{p})" for p in patterns)
 
+        section = taxonomy["operator_names"]
         return cls(
             read_as=section["read_as"],
             not_names=frozenset(n.lower() for n in section["not_names"]),
+            libraries=re.compile(taxonomy["shared"]["library"]["LOWER"]["REGEX"]),
             defined=re.compile(rf"{_NAME}(?:{alternatives(section['name_then'])}|"
                                rf"(?P<mid>{alternatives(section['name_then_mid_sentence'])}))"))
 
@@ -55,7 +61,8 @@ class OperatorNames:
                         if not (m.start() and _NOT_BEFORE.match(text, m.start() - 1))
                         and not (m["mid"] and _opens_sentence(text, m.start())))
         lowered = {name.lower(): name for name, _ in found.most_common(_MOST_NAMES)
-                   if name.lower() not in self.not_names}
+                   if name.lower() not in self.not_names
+                   and not self.libraries.match(name.lower())}
         if not lowered:
             return None
         # a word the logbook also writes in lower case is a word ("Weekly ops" ... "weekly")
