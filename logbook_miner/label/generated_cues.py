@@ -98,8 +98,10 @@ def edit_group(code: str, settings: list[str], shared: dict) -> list[dict]:
             # a change record's row that names the setting: "param=grad_clip_norm | old=5.0"
             [{"LOWER": {"IN": ["param", "parameter", "setting", "knob"]}}, {"ORTH": "="}, _TICK,
              key],
-            # a flag set where it was not: "we put clip-grad=1 which before was not used"
-            [{"LOWER": {"IN": ["put", "added", "enabled", "introduced", "applied"]}}, flag_set],
+            # a flag set where it was not: "we put clip-grad=1 which before was not used", "set
+            # `adam_eps=1e-15`"
+            [{"LOWER": {"IN": ["put", "set", "added", "enabled", "introduced", "applied"]}},
+             _TICK, flag_set],
             # a layout said as its flags, set, or beside the old value: "I switched it to TP=4,
             # PP=12, DP=8 today", "with DP=64 instead of 32"
             [shared["change_verb"], {"IS_PUNCT": False, "OP": "{0,2}"}, {"LOWER": "to"}, flag_set],
