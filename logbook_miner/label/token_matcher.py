@@ -90,9 +90,11 @@ class _Check:
     negate: bool = False
 
     def mask(self, doc: _Doc) -> int:
-        """The doc's tokens that pass, as bits."""
+        """The doc's tokens that pass, as bits (a loop: most docs hold 0 to 2 of the words)."""
         distinct, where = doc.words(self.attr)
-        found = functools.reduce(operator.or_, map(where.__getitem__, self.words & distinct), 0)
+        found = 0
+        for word in self.words & distinct:
+            found |= where[word]
         return doc.tokens ^ found if self.negate else found
 
 
@@ -179,14 +181,15 @@ class _Doc:
 
     def words(self, attr: int) -> tuple[set[int], dict[int, int]]:
         """The values of `attr` in the doc, and the tokens of each (value -> bits)."""
-        distinct = self.distinct(attr)
-        if attr not in self._where:
-            where: dict[int, int] = {}
+        where = self._where.get(attr)
+        if where is None:
+            distinct = self.distinct(attr)
+            where = self._where[attr] = {}
             get = where.get
             for value, bit in zip(self._columns[attr], _bits_up_to(self.n), strict=False):
                 where[value] = get(value, 0) | bit
-            self._where[attr] = where
-        return distinct, self._where[attr]
+            return distinct, where
+        return self._distinct[attr], where
 
     def equal(self, attr: int, value: int) -> int:
         """The tokens whose `attr` is `value`, as bits (numpy compares them all at once)."""
@@ -435,7 +438,7 @@ def _starts(segments: tuple[_Segment, ...], doc: _Doc) -> int:
     for spec, lo, hi in reversed(segments):
         passing = masks.get(spec)
         if passing is None:
-            passing = doc.mask(spec)
+            passing = masks[spec] = spec.mask(doc)
         here = passing & here >> 1 if lo == hi == 1 else _repeats(passing, lo, hi, here, back=True)
         if not here:
             break
