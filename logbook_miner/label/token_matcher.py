@@ -91,9 +91,11 @@ class _Check:
 
     def mask(self, doc: _Doc) -> int:
         """The doc's tokens that pass, as bits (a loop: most docs hold 0 to 2 of the words)."""
-        distinct, where = doc.words(self.attr)
+        where = doc.where.get(self.attr)
+        if where is None:
+            where = doc.words(self.attr)
         found = 0
-        for word in self.words & distinct:
+        for word in self.words & doc.values[self.attr]:
             found |= where[word]
         return doc.tokens ^ found if self.negate else found
 
@@ -166,30 +168,29 @@ class _Doc:
         self.doc = doc
         self.n = len(doc)
         self.tokens = (1 << self.n) - 1
-        self._distinct: dict[int, set[int]] = {}
-        self._where: dict[int, dict[int, int]] = {}
+        self.values: dict[int, set[int]] = {}  # per attr, its distinct values (see distinct)
+        self.where: dict[int, dict[int, int]] = {}  # per attr, see words
         self._columns: dict[int, list[int]] = {}
         self._equal: dict[tuple[int, int], int] = {}
         self.masks: dict[_Spec | None, int] = {None: self.tokens}  # None: any token
 
     def distinct(self, attr: int) -> set[int]:
         """The values of `attr` in the doc."""
-        if attr not in self._distinct:
+        if attr not in self.values:
             self._columns[attr] = self.doc.to_array(attr).tolist()
-            self._distinct[attr] = set(self._columns[attr])
-        return self._distinct[attr]
+            self.values[attr] = set(self._columns[attr])
+        return self.values[attr]
 
-    def words(self, attr: int) -> tuple[set[int], dict[int, int]]:
-        """The values of `attr` in the doc, and the tokens of each (value -> bits)."""
-        where = self._where.get(attr)
-        if where is None:
-            distinct = self.distinct(attr)
-            where = self._where[attr] = {}
-            get = where.get
-            for value, bit in zip(self._columns[attr], _bits_up_to(self.n), strict=False):
-                where[value] = get(value, 0) | bit
-            return distinct, where
-        return self._distinct[attr], where
+    def words(self, attr: int) -> dict[int, int]:
+        """The tokens of each value of `attr` in the doc (value -> bits), kept in `where`."""
+        self.distinct(attr)
+        where = self.where[attr] = {}
+        for value, bit in zip(self._columns[attr], _bits_up_to(self.n), strict=False):
+            if value in where:  # a word met before (a first one costs no new integer)
+                where[value] |= bit
+            else:
+                where[value] = bit
+        return where
 
     def equal(self, attr: int, value: int) -> int:
         """The tokens whose `attr` is `value`, as bits (numpy compares them all at once)."""
