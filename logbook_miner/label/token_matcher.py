@@ -43,10 +43,11 @@ from re import _constants as sre
 from re import _parser as sre_parse
 
 import numpy as np
-from spacy.attrs import IDS, SENT_START
+from spacy.attrs import IDS, ORTH, SENT_START
 from spacy.lang.en.stop_words import STOP_WORDS
 from spacy.strings import StringStore, get_string_id
 from spacy.tokens import Doc
+from spacy.vocab import Vocab
 
 # attributes whose values are strings (hashes), which the index can look up
 _STRING_ATTRS = {"ORTH", "LOWER", "NORM", "SHAPE", "PREFIX", "SUFFIX"}
@@ -102,8 +103,9 @@ class _Check:
 
 @dataclass(frozen=True, slots=True, eq=False)
 class _FlagCheck:
-    """A lexeme flag or IS_SENT_START (two or three values, which numpy compares for all the
-    doc's tokens at once): the value is `value`, or with `negate`, it is not."""
+    """IS_SENT_START, or a lexeme flag tested for a value other than 0 or 1 (numpy compares
+    all the doc's tokens at once): the value is `value`, or with `negate`, it is not. A flag
+    tested for 0 or 1 is a _Check of the ORTH words that have it (see TokenMatcher._flagged)."""
 
     attr: int
     value: int
@@ -230,6 +232,9 @@ class TokenMatcher:
         # word); a doc's requirements are the OR of its words', a few big-int ORs, not set unions
         self._lookup: dict[int, dict[int, int]] = {}
         self._masks: dict[int, int] = {}  # each distinct mask once (all numbers pass the same)
+        # per lexeme flag tested: the ORTH words that have it (filled on first sight of each
+        # word): a flag is the lexeme's, so a check of it is a word list, with no numpy call
+        self._flagged: dict[int, set[int]] = {}
 
     def add(self, key: int, pattern: list[dict]) -> None:
         """Compile a token pattern (raises Unsupported if spaCy must match it instead)."""
@@ -294,7 +299,11 @@ class TokenMatcher:
         if attr == "IS_SENT_START" and isinstance(value, bool):
             return _FlagCheck(SENT_START, 1, negate=not value), None
         if attr in _FLAG_ATTRS and isinstance(value, int):  # bools are ints
-            return _FlagCheck(IDS[attr], int(value)), None
+            if int(value) not in (0, 1):
+                return _FlagCheck(IDS[attr], int(value)), None
+            self._words.setdefault(ORTH, {})  # every ORTH word is learned, its flags with it
+            flagged = self._flagged.setdefault(IDS[attr], set())
+            return _Check(ORTH, flagged, negate=not value), None
         if attr not in _STRING_ATTRS:
             raise Unsupported(f"{attr}: {value!r}")
         attr_id = IDS[attr]
@@ -371,13 +380,19 @@ class TokenMatcher:
         for attr, lookup in self._lookup.items():
             words = doc.distinct(attr)
             for word in words.difference(lookup):
-                self._learn(attr, word)
+                self._learn(attr, word, doc.doc.vocab)
             present = functools.reduce(operator.or_, map(lookup.__getitem__, words), present)
         return present
 
-    def _learn(self, attr: int, word: int) -> None:
-        """Note the requirements on `attr` that `word` passes (run once per word)."""
+    def _learn(self, attr: int, word: int, vocab: Vocab) -> None:
+        """Note the requirements on `attr` that `word` passes, and for an ORTH word, the flags
+        it has (run once per word)."""
         text, bits = self.strings[word], self._words[attr].get(word, 0)
+        if attr == ORTH and self._flagged:
+            lexeme = vocab[word]
+            for flag, words in self._flagged.items():
+                if lexeme.check_flag(flag):
+                    words.add(word)
         if attr not in self._screens:
             self._screens[attr] = _Screen(list(self._regexes.get(attr, {}).items()))
         for index, index_bits in self._screens[attr].candidates(text):
