@@ -163,7 +163,7 @@ class _Pattern:
 
 class _Doc:
     """A doc's values of the attributes the specs test, read from the doc on first use
-    (every doc needs LOWER and ORTH, only a doc in five the flags), and the tokens of each
+    (every doc needs LOWER and ORTH, few IS_SENT_START), and the tokens of each
     value and of each spec as bits (bit i: token i), each found once per doc."""
 
     def __init__(self, doc: Doc) -> None:
