@@ -76,6 +76,7 @@ class _Index:
     # _affixes gives them (None: not known)
     heads: frozenset[str] | None = None
     tails: frozenset[str] | None = None
+    least: int = 0  # the fewest characters a match of `pattern` spans (re's own bound)
     # the words seen so far that `pattern` finds (each word is searched once, when first seen)
     accepted: set[int] = field(default_factory=set)
 
@@ -322,7 +323,8 @@ class TokenMatcher:
             if kind == "REGEX" and isinstance(arg, str):
                 if (attr_id, arg) not in self._regex_tests:
                     pattern = re.compile(arg)
-                    index = _Index(attr_id, None, pattern, (1, 0, 0), *_affixes(pattern))
+                    index = _Index(attr_id, None, pattern, (1, 0, 0), *_affixes(pattern),
+                                   _least(pattern))
                     self._regex_tests[attr_id, arg] = index
                     # each word of the attr is searched for it when first seen
                     self._regexes.setdefault(attr_id, {})[index] = 0
@@ -405,11 +407,16 @@ class TokenMatcher:
 class _Screen:
     """The regexes on one attribute, indexed by the strings their matches begin and end with
     (`_Index.heads`, `.tails`): a new word is searched only for those its own first and last
-    characters allow (on the shared logbooks, 24 of 91 on ORTH, 29 of 168 on LOWER)."""
+    characters allow (on the shared logbooks, 24 of 91 on ORTH, 29 of 168 on LOWER), and
+    that it is long enough for (an unanchored "ECCUncorrectable" is searched in every word)."""
 
     def __init__(self, regexes: list[tuple[_Index, int]]) -> None:
         self.regexes = regexes  # (index, its requirement bit or 0)
         self.everything = (1 << len(regexes)) - 1
+        # at k, the regexes (as bits) a string of k characters may match (past the end, all)
+        longest = max((index.least for index, _ in regexes), default=0)
+        self.fitting = [sum(1 << i for i, (index, _) in enumerate(regexes) if index.least <= k)
+                        for k in range(longest)]
         self.heads, self.any_head = _by_affix([index.heads for index, _ in regexes])
         self.tails, self.any_tail = _by_affix([index.tails for index, _ in regexes])
         self._chosen: dict[int, list[tuple[_Index, int]]] = {}  # each mask's regexes, once
@@ -418,6 +425,8 @@ class _Screen:
         """The regexes `text` may pass."""
         mask = (self._mask(text[:_AFFIX], self.heads, self.any_head)
                 & self._mask(text[:-_AFFIX - 1:-1], self.tails, self.any_tail))
+        if len(text) < len(self.fitting):
+            mask &= self.fitting[len(text)]
         if mask not in self._chosen:
             self._chosen[mask] = [self.regexes[i] for i in _bits(mask)]
         return self._chosen[mask]
@@ -564,6 +573,15 @@ def _affixes(pattern: re.Pattern) -> tuple[frozenset[str] | None, frozenset[str]
         return None, None
     return tuple(_known(_strings(nodes, backwards)) if _anchored(nodes, anchors, backwards)
                  else None for anchors, backwards in ((_STARTS, False), (_ENDS, True)))
+
+
+def _least(pattern: re.Pattern) -> int:
+    """The fewest characters a match of `pattern` spans: re's own bound (its search fails at
+    once in a shorter string, after the cost of a call), 0 if not known."""
+    try:
+        return sre_parse.parse(pattern.pattern, pattern.flags).getwidth()[0]
+    except re.error:
+        return 0
 
 
 def _anchored(nodes: list, anchors: tuple, backwards: bool) -> bool:
