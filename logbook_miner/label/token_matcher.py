@@ -24,7 +24,8 @@ The result is spaCy's Matcher's without a `greedy` filter: every (key, start,
 end) such that doc[start:end] matches the pattern, with `?`, `*`, `+`, `{m,n}`
 and `!` as spaCy expands them, and no zero-length match. The values tested are
 those the Matcher reads (`doc.to_array` and the Matcher share spaCy's
-`get_token_attr`; IS_SENT_START is true only where the sentence start is 1).
+`get_token_attr`; IS_SENT_START is true only where the sentence start is 1; a lexeme
+flag is the token's lexeme's, learned once per ORTH word).
 Several predicates on one attribute ({"REGEX": ..., "NOT_IN": [...]}) must all pass.
 A pattern needing anything else (FUZZY, extension attributes, `>=`, LEMMA)
 raises `Unsupported`, for spaCy's Matcher to match.
