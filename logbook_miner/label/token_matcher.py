@@ -24,7 +24,8 @@ The result is spaCy's Matcher's without a `greedy` filter: every (key, start,
 end) such that doc[start:end] matches the pattern, with `?`, `*`, `+`, `{m,n}`
 and `!` as spaCy expands them, and no zero-length match. The values tested are
 those the Matcher reads (`doc.to_array` and the Matcher share spaCy's
-`get_token_attr`; IS_SENT_START is true only where the sentence start is 1).
+`get_token_attr`; IS_SENT_START is true only where the sentence start is 1; a lexeme
+flag is the token's lexeme's, learned once per ORTH word).
 Several predicates on one attribute ({"REGEX": ..., "NOT_IN": [...]}) must all pass.
 A pattern needing anything else (FUZZY, extension attributes, `>=`, LEMMA)
 raises `Unsupported`, for spaCy's Matcher to match.
@@ -43,10 +44,11 @@ from re import _constants as sre
 from re import _parser as sre_parse
 
 import numpy as np
-from spacy.attrs import IDS, SENT_START
+from spacy.attrs import IDS, ORTH, SENT_START
 from spacy.lang.en.stop_words import STOP_WORDS
 from spacy.strings import StringStore, get_string_id
 from spacy.tokens import Doc
+from spacy.vocab import Vocab
 
 # attributes whose values are strings (hashes), which the index can look up
 _STRING_ATTRS = {"ORTH", "LOWER", "NORM", "SHAPE", "PREFIX", "SUFFIX"}
@@ -75,6 +77,7 @@ class _Index:
     # _affixes gives them (None: not known)
     heads: frozenset[str] | None = None
     tails: frozenset[str] | None = None
+    least: int = 0  # the fewest characters a match of `pattern` spans (re's own bound)
     # the words seen so far that `pattern` finds (each word is searched once, when first seen)
     accepted: set[int] = field(default_factory=set)
 
@@ -90,16 +93,21 @@ class _Check:
     negate: bool = False
 
     def mask(self, doc: _Doc) -> int:
-        """The doc's tokens that pass, as bits."""
-        distinct, where = doc.words(self.attr)
-        found = functools.reduce(operator.or_, map(where.__getitem__, self.words & distinct), 0)
+        """The doc's tokens that pass, as bits (a loop: most docs hold 0 to 2 of the words)."""
+        where = doc.where.get(self.attr)
+        if where is None:
+            where = doc.words(self.attr)
+        found = 0
+        for word in self.words & doc.values[self.attr]:
+            found |= where[word]
         return doc.tokens ^ found if self.negate else found
 
 
 @dataclass(frozen=True, slots=True, eq=False)
 class _FlagCheck:
-    """A lexeme flag or IS_SENT_START (two or three values, which numpy compares for all the
-    doc's tokens at once): the value is `value`, or with `negate`, it is not."""
+    """IS_SENT_START, or a lexeme flag tested for a value other than 0 or 1 (numpy compares
+    all the doc's tokens at once): the value is `value`, or with `negate`, it is not. A flag
+    tested for 0 or 1 is a _Check of the ORTH words that have it (see TokenMatcher._flagged)."""
 
     attr: int
     value: int
@@ -157,36 +165,36 @@ class _Pattern:
 
 class _Doc:
     """A doc's values of the attributes the specs test, read from the doc on first use
-    (every doc needs LOWER and ORTH, only a doc in five the flags), and the tokens of each
+    (every doc needs LOWER and ORTH, few IS_SENT_START), and the tokens of each
     value and of each spec as bits (bit i: token i), each found once per doc."""
 
     def __init__(self, doc: Doc) -> None:
         self.doc = doc
         self.n = len(doc)
         self.tokens = (1 << self.n) - 1
-        self._distinct: dict[int, set[int]] = {}
-        self._where: dict[int, dict[int, int]] = {}
+        self.values: dict[int, set[int]] = {}  # per attr, its distinct values (see distinct)
+        self.where: dict[int, dict[int, int]] = {}  # per attr, see words
         self._columns: dict[int, list[int]] = {}
         self._equal: dict[tuple[int, int], int] = {}
         self.masks: dict[_Spec | None, int] = {None: self.tokens}  # None: any token
 
     def distinct(self, attr: int) -> set[int]:
         """The values of `attr` in the doc."""
-        if attr not in self._distinct:
+        if attr not in self.values:
             self._columns[attr] = self.doc.to_array(attr).tolist()
-            self._distinct[attr] = set(self._columns[attr])
-        return self._distinct[attr]
+            self.values[attr] = set(self._columns[attr])
+        return self.values[attr]
 
-    def words(self, attr: int) -> tuple[set[int], dict[int, int]]:
-        """The values of `attr` in the doc, and the tokens of each (value -> bits)."""
-        distinct = self.distinct(attr)
-        if attr not in self._where:
-            where: dict[int, int] = {}
-            get = where.get
-            for value, bit in zip(self._columns[attr], _bits_up_to(self.n), strict=False):
-                where[value] = get(value, 0) | bit
-            self._where[attr] = where
-        return distinct, self._where[attr]
+    def words(self, attr: int) -> dict[int, int]:
+        """The tokens of each value of `attr` in the doc (value -> bits), kept in `where`."""
+        self.distinct(attr)
+        where = self.where[attr] = {}
+        for value, bit in zip(self._columns[attr], _bits_up_to(self.n), strict=False):
+            if value in where:  # a word met before (a first one costs no new integer)
+                where[value] |= bit
+            else:
+                where[value] = bit
+        return where
 
     def equal(self, attr: int, value: int) -> int:
         """The tokens whose `attr` is `value`, as bits (numpy compares them all at once)."""
@@ -226,6 +234,9 @@ class TokenMatcher:
         # word); a doc's requirements are the OR of its words', a few big-int ORs, not set unions
         self._lookup: dict[int, dict[int, int]] = {}
         self._masks: dict[int, int] = {}  # each distinct mask once (all numbers pass the same)
+        # per lexeme flag tested: the ORTH words that have it (filled on first sight of each
+        # word): a flag is the lexeme's, so a check of it is a word list, with no numpy call
+        self._flagged: dict[int, set[int]] = {}
 
     def add(self, key: int, pattern: list[dict]) -> None:
         """Compile a token pattern (raises Unsupported if spaCy must match it instead)."""
@@ -290,7 +301,11 @@ class TokenMatcher:
         if attr == "IS_SENT_START" and isinstance(value, bool):
             return _FlagCheck(SENT_START, 1, negate=not value), None
         if attr in _FLAG_ATTRS and isinstance(value, int):  # bools are ints
-            return _FlagCheck(IDS[attr], int(value)), None
+            if int(value) not in (0, 1):
+                return _FlagCheck(IDS[attr], int(value)), None
+            self._words.setdefault(ORTH, {})  # every ORTH word is learned, its flags with it
+            flagged = self._flagged.setdefault(IDS[attr], set())
+            return _Check(ORTH, flagged, negate=not value), None
         if attr not in _STRING_ATTRS:
             raise Unsupported(f"{attr}: {value!r}")
         attr_id = IDS[attr]
@@ -309,7 +324,8 @@ class TokenMatcher:
             if kind == "REGEX" and isinstance(arg, str):
                 if (attr_id, arg) not in self._regex_tests:
                     pattern = re.compile(arg)
-                    index = _Index(attr_id, None, pattern, (1, 0, 0), *_affixes(pattern))
+                    index = _Index(attr_id, None, pattern, (1, 0, 0), *_affixes(pattern),
+                                   _least(pattern))
                     self._regex_tests[attr_id, arg] = index
                     # each word of the attr is searched for it when first seen
                     self._regexes.setdefault(attr_id, {})[index] = 0
@@ -367,13 +383,19 @@ class TokenMatcher:
         for attr, lookup in self._lookup.items():
             words = doc.distinct(attr)
             for word in words.difference(lookup):
-                self._learn(attr, word)
+                self._learn(attr, word, doc.doc.vocab)
             present = functools.reduce(operator.or_, map(lookup.__getitem__, words), present)
         return present
 
-    def _learn(self, attr: int, word: int) -> None:
-        """Note the requirements on `attr` that `word` passes (run once per word)."""
+    def _learn(self, attr: int, word: int, vocab: Vocab) -> None:
+        """Note the requirements on `attr` that `word` passes, and for an ORTH word, the flags
+        it has (run once per word)."""
         text, bits = self.strings[word], self._words[attr].get(word, 0)
+        if attr == ORTH and self._flagged:
+            lexeme = vocab[word]
+            for flag, words in self._flagged.items():
+                if lexeme.check_flag(flag):
+                    words.add(word)
         if attr not in self._screens:
             self._screens[attr] = _Screen(list(self._regexes.get(attr, {}).items()))
         for index, index_bits in self._screens[attr].candidates(text):
@@ -386,11 +408,16 @@ class TokenMatcher:
 class _Screen:
     """The regexes on one attribute, indexed by the strings their matches begin and end with
     (`_Index.heads`, `.tails`): a new word is searched only for those its own first and last
-    characters allow (on the shared logbooks, 24 of 91 on ORTH, 29 of 168 on LOWER)."""
+    characters allow (on the shared logbooks, 24 of 91 on ORTH, 29 of 168 on LOWER), and
+    that it is long enough for (an unanchored "ECCUncorrectable" is searched in every word)."""
 
     def __init__(self, regexes: list[tuple[_Index, int]]) -> None:
         self.regexes = regexes  # (index, its requirement bit or 0)
         self.everything = (1 << len(regexes)) - 1
+        # at k, the regexes (as bits) a string of k characters may match (past the end, all)
+        longest = max((index.least for index, _ in regexes), default=0)
+        self.fitting = [sum(1 << i for i, (index, _) in enumerate(regexes) if index.least <= k)
+                        for k in range(longest)]
         self.heads, self.any_head = _by_affix([index.heads for index, _ in regexes])
         self.tails, self.any_tail = _by_affix([index.tails for index, _ in regexes])
         self._chosen: dict[int, list[tuple[_Index, int]]] = {}  # each mask's regexes, once
@@ -399,6 +426,8 @@ class _Screen:
         """The regexes `text` may pass."""
         mask = (self._mask(text[:_AFFIX], self.heads, self.any_head)
                 & self._mask(text[:-_AFFIX - 1:-1], self.tails, self.any_tail))
+        if len(text) < len(self.fitting):
+            mask &= self.fitting[len(text)]
         if mask not in self._chosen:
             self._chosen[mask] = [self.regexes[i] for i in _bits(mask)]
         return self._chosen[mask]
@@ -435,7 +464,7 @@ def _starts(segments: tuple[_Segment, ...], doc: _Doc) -> int:
     for spec, lo, hi in reversed(segments):
         passing = masks.get(spec)
         if passing is None:
-            passing = doc.mask(spec)
+            passing = masks[spec] = spec.mask(doc)
         here = passing & here >> 1 if lo == hi == 1 else _repeats(passing, lo, hi, here, back=True)
         if not here:
             break
@@ -545,6 +574,15 @@ def _affixes(pattern: re.Pattern) -> tuple[frozenset[str] | None, frozenset[str]
         return None, None
     return tuple(_known(_strings(nodes, backwards)) if _anchored(nodes, anchors, backwards)
                  else None for anchors, backwards in ((_STARTS, False), (_ENDS, True)))
+
+
+def _least(pattern: re.Pattern) -> int:
+    """The fewest characters a match of `pattern` spans: re's own bound (its search fails at
+    once in a shorter string, after the cost of a call), 0 if not known."""
+    try:
+        return sre_parse.parse(pattern.pattern, pattern.flags).getwidth()[0]
+    except re.error:
+        return 0
 
 
 def _anchored(nodes: list, anchors: tuple, backwards: bool) -> bool:
