@@ -56,8 +56,8 @@ class OperatorNames:
 
     def of(self, texts: Iterable[str]) -> Renaming | None:
         """The renaming of the names `texts` (a whole logbook's) give an operator, or None."""
-        text = "\n\n".join(texts)  # one search: `re` skips ahead to a capital
-        found = Counter(m["name"] for m in self.defined.finditer(text)
+        texts = [text for text in texts if text]  # read text by text: a 100 MB log not copied
+        found = Counter(m["name"] for text in texts for m in self.defined.finditer(text)
                         if not (m.start() and _NOT_BEFORE.match(text, m.start() - 1))
                         and not (m["mid"] and _opens_sentence(text, m.start())))
         lowered = {name.lower(): name for name, _ in found.most_common(_MOST_NAMES)
@@ -66,7 +66,8 @@ class OperatorNames:
         if not lowered:
             return None
         # a word the logbook also writes in lower case is a word ("Weekly ops" ... "weekly")
-        words = set(re.findall(rf"\b(?:{'|'.join(lowered)})\b", text))
+        written = re.compile(rf"\b(?:{'|'.join(lowered)})\b")
+        words = {word for text in texts for word in written.findall(text)}
         names = sorted(name for low, name in lowered.items() if low not in words)
         if not names:
             return None

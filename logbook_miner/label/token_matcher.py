@@ -463,7 +463,7 @@ def _starts(segments: tuple[_Segment, ...], doc: _Doc) -> int:
     here, masks = (doc.tokens << 1) | 1, doc.masks  # every boundary, 0 to n
     for spec, lo, hi in reversed(segments):
         passing = masks.get(spec)
-        if passing is None:
+        if passing is None:  # doc.mask(spec), inlined: this loop is the matcher's hottest
             passing = masks[spec] = spec.mask(doc)
         here = passing & here >> 1 if lo == hi == 1 else _repeats(passing, lo, hi, here, back=True)
         if not here:
