@@ -17,6 +17,7 @@ start. All of them find exactly what the plain matchers find.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from functools import cache
 from re import _constants as sre
 from re import _parser as sre_parse
@@ -87,11 +88,22 @@ def _cheap(token: dict) -> dict:
     return token
 
 
-def optimise(pattern: list[dict] | str) -> list[dict] | str:
-    """The same pattern with each finite REGEX replaced by an IN list (phrases pass through)."""
+def optimise(pattern: list | str) -> list[dict] | str:
+    """The same pattern with each finite REGEX replaced by an IN list (phrases pass through).
+
+    A list inside the pattern, a run of tokens the data shares under one YAML anchor, is
+    spliced in place."""
     if isinstance(pattern, str):
         return pattern
-    return [_cheap(token) for token in pattern]
+    return [_cheap(token) for token in _spliced(pattern)]
+
+
+def _spliced(pattern: list) -> Iterator[dict]:
+    for token in pattern:
+        if isinstance(token, list):
+            yield from _spliced(token)
+        else:
+            yield token
 
 
 def _clue(nodes: list) -> frozenset[str] | None:
