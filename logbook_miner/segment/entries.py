@@ -84,17 +84,22 @@ def segment(doc: Document, default_timezone: str | None = None,
     if dayfirst is None:
         dayfirst = dates.reads_dayfirst(line.text for line in lines)
     heads = _join_wrapped(_find_headings(lines, dayfirst), lines)
+    column_names: set[int] = set()
     if not any(head.when for head in heads):
-        heads = sorted([*heads, *_dated_items(lines, heads, dayfirst)], key=lambda h: h.index)
+        items = _dated_items(lines, heads, dayfirst)
+        heads = sorted([*heads, *items], key=lambda h: h.index)
+        column_names = _table_header(lines, items)
     first_heading = heads[0].index if heads else len(lines)
     heads, toc = _drop_toc(heads, lines)
+    left_out = toc | column_names
     heads = _prefer_styled(heads)
     ends = [h.index for h in heads[1:]] + [len(lines)]
     for head, end in zip(heads, ends, strict=False):
         head.body = [line for i, line in enumerate(lines[head.index + head.span:end],
-                                                   head.index + head.span) if i not in toc]
+                                                   head.index + head.span) if i not in left_out]
     heads = _merge_subheadings(heads)
-    lead = _leading_text(lines[:first_heading], any_heading=bool(heads))
+    lead = _leading_text([line for i, line in enumerate(lines[:first_heading])
+                          if i not in column_names], any_heading=bool(heads))
     entries = [lead] if lead else []
     first = len(entries)
     entries += [_to_entry(first + n, head, dayfirst) for n, head in enumerate(heads, 1)]
@@ -153,6 +158,18 @@ def _dated_items(lines: list[Line], heads: list[_Heading], dayfirst: bool) -> li
         if text and not (in_item or i in other or "|" in text):
             return []
     return items
+
+
+def _table_header(lines: list[Line], items: list[_Heading]) -> set[int]:
+    """The header and rule lines of a log kept as a table (right above its first dated row):
+    they name its columns, they are no entry's text (a title over them has none)."""
+    if not items or "|" not in lines[items[0].index].text:
+        return set()
+    header, i = set(), items[0].index - 1
+    while i >= 0 and "|" in lines[i].text:
+        header.add(i)
+        i -= 1
+    return header
 
 
 def _item_text(line: Line) -> str | None:
