@@ -44,6 +44,9 @@ from logbook_miner.segment.entries import segment
     ("Feb 29", (None, 2, 29)),  # valid in a leap year; the year comes later
     ("CPM-Live Training Log (June, 12)", (None, 6, 12)),  # month, comma, day
     ("Time: June, 12 2022 16:00", (2022, 6, 12)),
+    ("Mon 6/3", (None, 6, 3)),  # a day and month with no year, after a weekday
+    ("Tuesday, 6/4 10:00", (None, 6, 4)),
+    ("TP/PP 4/8", None),  # without a weekday, a ratio
 ])
 def test_find_dates(text, expected):
     found = find_dates(text)
@@ -111,6 +114,19 @@ def test_a_sentence_dated_ahead_names_only_later_days() -> None:
     assert names_only_later_days("back on 3 Jan", date(2023, 12, 28))
     assert not names_only_later_days("since 2023-12-01, no step", date(2023, 12, 28))
     assert not names_only_later_days("no date here", date(2023, 12, 28))
+
+
+def test_a_weekday_picks_the_year_the_logbook_writes(tmp_path):
+    """"Mon 6/3" in a "Training log 2024" is 3 June 2024; with no year written it stays undated,
+    and a weekday the year does not fit leaves it undated too."""
+    notes = tmp_path / "weekly.md"
+    notes.write_text("# Training log 2024\n\n## Mon 6/3\n\nlaunched\n\n## Tue 6/4\n\nrestarted\n\n"
+                     "## Mon 6/4\n\nwhich Monday?\n", encoding="utf-8")
+    assert [(e.heading, e.date, e.date_inferred) for e in segment(read(notes))] == [
+        ("Mon 6/3", date(2024, 6, 3), True), ("Tue 6/4", date(2024, 6, 4), True),
+        ("Mon 6/4", None, False)]
+    notes.write_text("## Mon 6/3\n\nlaunched\n", encoding="utf-8")
+    assert [e.date for e in segment(read(notes))] == [None]
 
 
 @pytest.mark.parametrize(("headings", "dayfirst", "dates"), [

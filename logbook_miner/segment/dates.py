@@ -30,6 +30,8 @@ _MONTH = (
     r"|Sept?(?:ember)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)\.?"
 )
 _DAY = r"(?P<day>[0-3]?\d)(?:st|nd|rd|th)?"
+WEEKDAYS = {name: number
+            for number, name in enumerate(("mon", "tue", "wed", "thu", "fri", "sat", "sun"))}
 
 _NEEDS: dict[re.Pattern, str] = {}  # a date regex -> a character every text it matches holds
 
@@ -58,8 +60,13 @@ DATE_PATTERNS = [
              r"(?![\d-])"),
     _needing(".", r"(?<![\d/.])(?P<a>[0-3]?\d)(?P<dot>\.)(?P<b>[0-3]?\d)\.(?P<year>(?:19|20)\d\d)"
              r"(?![\d.])"),
+    # Mon 6/3, Tuesday 6/4: a day and month with no year are a date only after a weekday
+    # ("TP/PP 4/8" is none); the weekday later picks the year (`year_of_weekday`)
+    _needing("/", r"(?i)\b(?P<weekday>mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?,?\s+"
+             r"(?P<a>[0-3]?\d)/(?P<b>[0-3]?\d)(?![\d/])"),
 ]
-_NUMERIC = [p for p in DATE_PATTERNS if "a" in p.groupindex]  # day and month both numbers
+# day and month both numbers, with a year (what says whether a logbook writes the day first)
+_NUMERIC = [p for p in DATE_PATTERNS if "a" in p.groupindex and "year" in p.groupindex]
 _TIME = re.compile(
     r"(?:\s*(?:T|_|,|at|@))?\s*(?P<hour>[0-2]?\d)(?::(?P<minute>[0-5]\d))?(?::(?P<second>[0-5]\d))?"
     r"(?:\s*(?P<ampm>[ap]\.?m\.?))?(?=Z(?!\w)|:(?!\d)|[^\w:]|$)",
@@ -98,6 +105,7 @@ class DateMatch:
     start: int
     end: int
     partial: bool = False  # e.g. 2022-04-XX: a date-shaped heading with no usable day
+    weekday: int | None = None  # Monday is 0, when the date was written with its weekday
 
     @property
     def value(self) -> date | None:
@@ -170,7 +178,9 @@ def _to_match(m: re.Match, dayfirst: bool) -> DateMatch | None:
         date(year or 2000, month, day)  # 2000 is a leap year: Feb 29 without a year is valid
     except ValueError:
         return None
-    return DateMatch(year, month, day, m.start(), m.end(), partial=bool(groups.get("partial")))
+    weekday = WEEKDAYS[groups["weekday"][:3].lower()] if groups.get("weekday") else None
+    return DateMatch(year, month, day, m.start(), m.end(), partial=bool(groups.get("partial")),
+                     weekday=weekday)
 
 
 def leading_when(text: str, dayfirst: bool = False) -> When | None:
@@ -257,6 +267,19 @@ def names_only_later_days(text: str, day: date) -> bool:
     named = [found.value or infer_year(found.month, found.day, day)
              for found in find_dates(text) if not found.partial]
     return bool(named) and min(named) > day
+
+
+def year_of_weekday(month: int, day: int, weekday: int, near_year: int) -> date | None:
+    """The date of month/day that falls on `weekday` within a year of `near_year` (a year the
+    logbook writes), or None: "Mon 6/3" in a "Training log 2024" is 3 June 2024."""
+    for year in (near_year, near_year - 1, near_year + 1):
+        try:
+            found = date(year, month, day)
+        except ValueError:
+            continue
+        if found.weekday() == weekday:
+            return found
+    return None
 
 
 def infer_year(month: int, day: int, neighbour: date) -> date:

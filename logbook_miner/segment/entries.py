@@ -54,6 +54,8 @@ _PREAMBLE = re.compile(
     re.IGNORECASE,
 )
 _PREAMBLE_LINES = 4
+# a year as written: 2024, not 2024.05 or 12024
+_YEAR = re.compile(r"(?<![\d.])(?:19|20)\d\d(?![\d.])")
 # a list item's bullet or number, a table row's bar, a date's label ("Date: 2023-03-04")
 _ITEM_MARK = re.compile(r"(?:[-*+\u2022|]|\d{1,3}[.)](?=\s)|(?:Date|Dated|Posted|Updated)\s*:)\s*",
                         re.IGNORECASE)
@@ -103,10 +105,9 @@ def segment(doc: Document, default_timezone: str | None = None,
     entries = [lead] if lead else []
     first = len(entries)
     entries += [_to_entry(first + n, head, dayfirst) for n, head in enumerate(heads, 1)]
-    no_year = {i: (h.when.date.month, h.when.date.day)
-               for i, h in enumerate(heads, first) if entries[i].date is None
+    no_year = {i: h.when.date for i, h in enumerate(heads, first) if entries[i].date is None
                and h.when and h.when.date.year is None and not h.when.date.partial}
-    _complete_dates(entries, no_year, default_timezone)
+    _complete_dates(entries, no_year, default_timezone, lines)
     return entries
 
 
@@ -424,16 +425,23 @@ def _body_text(body: list[Line]) -> str:
     return "\n".join(out)
 
 
-def _complete_dates(entries: list[Entry], no_year: dict[int, tuple[int, int]],
-                    default_timezone: str | None) -> None:
-    """Years from neighbours, UTC timestamps, chronology flags."""
+def _complete_dates(entries: list[Entry], no_year: dict[int, dates.DateMatch],
+                    default_timezone: str | None, lines: list[Line]) -> None:
+    """Years from neighbours (or from a weekday and the year the logbook writes most), UTC
+    timestamps, chronology flags."""
     nearest = _nearest_dated(entries, no_year) if no_year else []
+    written_year: list[int | None] = []  # found on first need
     for i, entry in enumerate(entries):
         if i in no_year:
-            neighbour = nearest[i]
+            neighbour, found = nearest[i], no_year[i]
             if neighbour is not None:
-                month, day = no_year[i]
-                entry.date, entry.date_inferred = dates.infer_year(month, day, neighbour), True
+                entry.date = dates.infer_year(found.month, found.day, neighbour)
+            elif found.weekday is not None:
+                written_year = written_year or [_most_written_year(lines)]
+                if written_year[0] is not None:
+                    entry.date = dates.year_of_weekday(found.month, found.day, found.weekday,
+                                                       written_year[0])
+            entry.date_inferred = entry.date is not None
         if entry.date and entry.time:
             entry.ts_utc = dates.to_utc(entry.date, entry.time, entry.timezone or default_timezone)
     flags = chronology_anomalies(_home_days(entries, default_timezone),
@@ -454,6 +462,12 @@ def _home_days(entries: list[Entry], default_timezone: str | None) -> list[date 
         return [e.date for e in entries]
     return [e.ts_utc.replace(tzinfo=UTC).astimezone(home).date() if e.ts_utc else e.date
             for e in entries]
+
+
+def _most_written_year(lines: list[Line]) -> int | None:
+    """The year the logbook writes most often ("Training log 2024"), or None."""
+    years = Counter(m[0] for line in lines for m in _YEAR.finditer(line.text))
+    return int(years.most_common(1)[0][0]) if years else None
 
 
 def _nearest_dated(entries: list[Entry], no_year: dict) -> list[date | None]:
