@@ -88,7 +88,7 @@ def _cheap(token: dict) -> dict:
     return token
 
 
-def optimise(pattern: list | str) -> list[dict] | str:
+def optimise(pattern: list[dict | list[dict]] | str) -> list[dict] | str:
     """The same pattern with each finite REGEX replaced by an IN list (phrases pass through).
 
     A list inside the pattern, a run of tokens the data shares under one YAML anchor, is
@@ -98,12 +98,12 @@ def optimise(pattern: list | str) -> list[dict] | str:
     return [_cheap(token) for token in _spliced(pattern)]
 
 
-def _spliced(pattern: list) -> Iterator[dict]:
+def _spliced(pattern: list[dict | list[dict]]) -> Iterator[dict]:
     for token in pattern:
-        if isinstance(token, list):
-            yield from _spliced(token)
-        else:
-            yield token
+        for spec in token if isinstance(token, list) else [token]:
+            if not isinstance(spec, dict):  # a misplaced alias fails here, not in a match
+                raise TypeError(f"a token pattern holds {spec!r}, not a token's spec")
+            yield spec
 
 
 def _clue(nodes: list) -> frozenset[str] | None:

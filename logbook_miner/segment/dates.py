@@ -62,7 +62,8 @@ DATE_PATTERNS = [
              r"(?![\d.])"),
     # Mon 6/3, Tuesday 6/4: a day and month with no year are a date only after a weekday
     # ("TP/PP 4/8" is none); the weekday later picks the year (`year_of_weekday`)
-    _needing("/", r"(?i)\b(?P<weekday>mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?,?\s+"
+    _needing("/", r"(?i)\b(?P<weekday>mon(?:day)?|tue(?:s(?:day)?)?|wed(?:nesday)?"
+             r"|thu(?:r(?:s(?:day)?)?)?|fri(?:day)?|sat(?:urday)?|sun(?:day)?)\b\.?,?\s+"
              r"(?P<a>[0-3]?\d)/(?P<b>[0-3]?\d)(?![\d/])"),
 ]
 # day and month both numbers, with a year (what says whether a logbook writes the day first)

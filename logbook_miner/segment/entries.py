@@ -56,6 +56,7 @@ _PREAMBLE = re.compile(
 _PREAMBLE_LINES = 4
 # a year as written: 2024, not 2024.05 or 12024
 _YEAR = re.compile(r"(?<![\d.])(?:19|20)\d\d(?![\d.])")
+_TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$")  # |---|:--:|
 # a list item's bullet or number, a table row's bar, a date's label ("Date: 2023-03-04")
 _ITEM_MARK = re.compile(r"(?:[-*+\u2022|]|\d{1,3}[.)](?=\s)|(?:Date|Dated|Posted|Updated)\s*:)\s*",
                         re.IGNORECASE)
@@ -86,6 +87,7 @@ def segment(doc: Document, default_timezone: str | None = None,
     if dayfirst is None:
         dayfirst = dates.reads_dayfirst(line.text for line in lines)
     heads = _join_wrapped(_find_headings(lines, dayfirst), lines)
+    titles = [head.text for head in heads]  # a title may name the year ("Training log 2024")
     column_names: set[int] = set()
     if not any(head.when for head in heads):
         items = _dated_items(lines, heads, dayfirst)
@@ -107,7 +109,7 @@ def segment(doc: Document, default_timezone: str | None = None,
     entries += [_to_entry(first + n, head, dayfirst) for n, head in enumerate(heads, 1)]
     no_year = {i: h.when.date for i, h in enumerate(heads, first) if entries[i].date is None
                and h.when and h.when.date.year is None and not h.when.date.partial}
-    _complete_dates(entries, no_year, default_timezone, lines)
+    _complete_dates(entries, no_year, default_timezone, titles)
     return entries
 
 
@@ -162,14 +164,14 @@ def _dated_items(lines: list[Line], heads: list[_Heading], dayfirst: bool) -> li
 
 
 def _table_header(lines: list[Line], items: list[_Heading]) -> set[int]:
-    """The header and rule lines of a log kept as a table (right above its first dated row):
-    they name its columns, they are no entry's text (a title over them has none)."""
-    if not items or "|" not in lines[items[0].index].text:
-        return set()
-    header, i = set(), items[0].index - 1
-    while i >= 0 and "|" in lines[i].text:
-        header.add(i)
-        i -= 1
+    """The column names of a log kept as a table: a Markdown rule line (`|---|---|`) right
+    above a dated row, and the header row above it. They are no entry's text (a title over
+    them has none)."""
+    header = set()
+    for item in items:
+        rule = item.index - 1
+        if rule >= 1 and _TABLE_RULE.match(lines[rule].text) and "|" in lines[rule - 1].text:
+            header |= {rule - 1, rule}
     return header
 
 
@@ -426,8 +428,8 @@ def _body_text(body: list[Line]) -> str:
 
 
 def _complete_dates(entries: list[Entry], no_year: dict[int, dates.DateMatch],
-                    default_timezone: str | None, lines: list[Line]) -> None:
-    """Years from neighbours (or from a weekday and the year the logbook writes most), UTC
+                    default_timezone: str | None, titles: list[str]) -> None:
+    """Years from neighbours (or from a weekday and the year the headings write most), UTC
     timestamps, chronology flags."""
     nearest = _nearest_dated(entries, no_year) if no_year else []
     written_year: list[int | None] = []  # found on first need
@@ -437,7 +439,7 @@ def _complete_dates(entries: list[Entry], no_year: dict[int, dates.DateMatch],
             if neighbour is not None:
                 entry.date = dates.infer_year(found.month, found.day, neighbour)
             elif found.weekday is not None:
-                written_year = written_year or [_most_written_year(lines)]
+                written_year = written_year or [_most_written_year(titles)]
                 if written_year[0] is not None:
                     entry.date = dates.year_of_weekday(found.month, found.day, found.weekday,
                                                        written_year[0])
@@ -464,9 +466,10 @@ def _home_days(entries: list[Entry], default_timezone: str | None) -> list[date 
             for e in entries]
 
 
-def _most_written_year(lines: list[Line]) -> int | None:
-    """The year the logbook writes most often ("Training log 2024"), or None."""
-    years = Counter(m[0] for line in lines for m in _YEAR.finditer(line.text))
+def _most_written_year(titles: list[str]) -> int | None:
+    """The year the headings write most often ("Training log 2024"), or None: a body's numbers
+    ("seq len 2048") are no years."""
+    years = Counter(m[0] for title in titles for m in _YEAR.finditer(title))
     return int(years.most_common(1)[0][0]) if years else None
 
 
