@@ -67,19 +67,20 @@ class Scope:
     start: int
     end: int
 
-    def covers(self, span: Span, kind: str) -> bool:
-        """True if `span` (a cue of `kind`) lies in this scope and does not hold the trigger
-        (unless the rule says `holds`)."""
-        if kind not in self.rule.kinds or span.label_ in self.rule.spares:
+    def covers(self, start: int, end: int, code: str, kind: str) -> bool:
+        """True if a cue (of `code` and `kind`, on tokens [start, end)) lies in this scope and
+        does not hold the trigger (unless the rule says `holds`)."""
+        rule = self.rule
+        if kind not in rule.kinds or code in rule.spares:
             return False
         trigger = self.trigger
-        if span.start <= trigger.start and trigger.end <= span.end:
-            return self.rule.holds
+        if start <= trigger.start and trigger.end <= end:
+            return rule.holds
         # a cue said before a forward trigger and ending on its first word: "took 41 min instead"
-        before = span.start < trigger.start < span.end <= trigger.end
-        if before and self.rule.direction == "forward":
+        before = start < trigger.start < end <= trigger.end
+        if before and rule.direction == "forward":
             return False
-        return span.start < self.end and self.start < span.end
+        return start < self.end and self.start < end
 
 
 def _read(path: Path) -> dict:
@@ -456,16 +457,34 @@ def _parentheses(words: list[int], start: int, strings: StringStore) -> list[tup
     return out
 
 
-def modifier(span: Span, kind: str, found: list[Scope]) -> Scope | None:
-    """The first scope that modifies a cue, or None when the cue stands as written."""
-    return next((s for s in found if s.covers(span, kind)), None)
+def _modifiers(cues: Iterable[Span], kinds: dict[str, str], found: list[Scope]
+               ) -> dict[tuple[int, int, int], Scope]:
+    """By `cue_key`, the first scope of `found` that modifies each cue a scope modifies.
+    A scope is asked only about the cues that reach its tokens or its trigger's (all that
+    it may modify): a long doc's every cue was asked about each of its many scopes."""
+    near = [(min(s.start, s.trigger.start), max(s.end, s.trigger.end), s) for s in found]
+    out = {}
+    for span in cues:
+        start, end = span.start, span.end
+        close = [scope for first, last, scope in near if first < end and start < last]
+        if close:
+            code = span.label_
+            kind = kinds[code]
+            scope = next((s for s in close if s.covers(start, end, code, kind)), None)
+            if scope:
+                out[cue_key(span)] = scope
+    return out
+
+
+_DECISIONS = "logbook_miner.context_decisions"  # a doc's decisions, in doc.user_data
 
 
 def decisions(doc: Doc) -> dict[tuple[int, int, int], Scope]:
     """The Scope that modifies each cue ConText modified in `doc`, by `cue_key`: what each
     cue's `span._.context` reads, for many cues at once (two extension lookups per cue cost
-    more than the rest of reading it)."""
-    return doc._.context_decisions or {}
+    more than the rest of reading it; they are kept in doc.user_data, which an extension's
+    lookup costs more than reading)."""
+    return doc.user_data.get(_DECISIONS) or {}
 
 
 def cue_key(span: Span) -> tuple[int, int, int]:
@@ -481,8 +500,6 @@ def _decision(span: Span) -> Scope | None:
 # ("upgraded the driver": a dependency_change and a software.dependency) would share one; the
 # decisions are kept on the doc per cue instead (per cue a scope modifies: most cues stand),
 # and `span._.context` reads its own.
-if not Doc.has_extension("context_decisions"):
-    Doc.set_extension("context_decisions", default=None)
 if not Span.has_extension("context"):
     Span.set_extension("context", getter=_decision)
 
@@ -510,9 +527,7 @@ class ConText:
     def __call__(self, doc: Doc) -> Doc:
         found = scopes(doc, self.rules, self.own_size)
         cues = doc.spans.get(self.cues_key, []) if found else []
-        doc._.context_decisions = {
-            cue_key(span): scope for span in cues
-            if (scope := modifier(span, self.kinds[span.label_], found))}
+        doc.user_data[_DECISIONS] = _modifiers(cues, self.kinds, found)
         return doc
 
 
