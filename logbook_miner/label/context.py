@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -153,6 +153,7 @@ _CODE_FOLLOWS = re.compile(
 _LIST_ITEM = re.compile(r"^\s*(?:[-*•+]|\d+[.)]|[a-z][.)])\s")
 _MAX_TITLE = 120  # characters: a title line ending in ':'
 _MAX_HEADING = 60  # characters: a line standing as a sub-heading
+_NOT_HEADING_END = ".!?;,"  # a line ending in one is no heading
 _LAST_SENTENCE = re.compile(r"(?<=[a-z0-9)][.!?]) +(?=[A-Z])")  # where a line's sentences part
 _LABELLED = re.compile(r"[A-Z][\w-]*( [\w-]+){0,2}: ")  # a sub-heading's label: "Paper: ..."
 
@@ -311,10 +312,11 @@ def aside_spans(text: str, titles: AsideTitles) -> list[tuple[int, int]]:
         lines.append((at, raw))
         at += len(raw) + 1
     spans: list[tuple[int, int]] = []
-    i = 0
-    while i < len(lines):
+    done = 0  # the lines before it are read
+    for i, line in _may_title(lines):
+        if i < done:
+            continue
         start, raw = lines[i]
-        line = _unmarked(raw)
         # a paragraph's last sentence may title the list below it: "... Not optional. Plan:"
         title = _LAST_SENTENCE.split(line)[-1] if line.endswith(":") else line
         colon = title.endswith(":") and len(title) <= _MAX_TITLE
@@ -322,15 +324,26 @@ def aside_spans(text: str, titles: AsideTitles) -> list[tuple[int, int]]:
                     and not _LIST_ITEM.match(raw))  # (a list's item may doubt: "not us?")
         if not ((colon or question or _heading_like(lines, i))
                 and titled_as_aside(title, titles)):
-            i += 1
             continue
         j = i + 1
         while j < len(lines) and not _section_ends(lines, j, colon or question) and not (
                 question and _unmarked(lines[j][1]).endswith("?")):
             j += 1
         spans.append((start, lines[j][0] if j < len(lines) else len(text)))
-        i = j
+        done = j
     return spans
+
+
+def _may_title(lines: list[tuple[int, str]]) -> Iterator[tuple[int, str]]:
+    """The lines that may title an aside (index, text but Markdown's marks): those ending in
+    ':' or '?', and those a heading may stand on (short, after a blank line, not ending a
+    sentence). Few lines are either, and reading each whole cost more."""
+    for i, (_, raw) in enumerate(lines):
+        line = _unmarked(raw)
+        if line and (line[-1] in ":?" or (
+                len(line) <= _MAX_TITLE and line[-1] not in _NOT_HEADING_END
+                and not (i and lines[i - 1][1].strip()))):
+            yield i, line
 
 
 def _heading_like(lines: list[tuple[int, str]], i: int) -> bool:
@@ -339,7 +352,7 @@ def _heading_like(lines: list[tuple[int, str]], i: int) -> bool:
     line = _unmarked(lines[i][1])
     # a labelled title may be longer: "Paper: Tanaka et al., 'What broke: lessons from a 65B run'"
     longest = _MAX_TITLE if _LABELLED.match(line) else _MAX_HEADING
-    return (0 < len(line) <= longest and line[-1] not in ".!?;,"
+    return (0 < len(line) <= longest and line[-1] not in _NOT_HEADING_END
             and not _LIST_ITEM.match(lines[i][1]))
 
 
