@@ -222,6 +222,9 @@ class Classifier:
         self.aside_titles = context.load_aside_titles(context_path)
         self.line_rules = context.load_line_rules(context_path)
         kinds = {rule.code: rule.kind for rule in self.rules.values()}
+        # by code, the line rules that drop its cues (a cue is asked about these only)
+        self.dropped_by = {code: [i for i, line in enumerate(self.line_rules)
+                                  if line.drops_cue(code, kind)] for code, kind in kinds.items()}
         self.layer = LearnedLayer(kinds, layer_path) if layer_path else None
         self.context = self.nlp.add_pipe(
             "context", config={"cues_key": SPANS_KEY}).configure(rules, kinds)
@@ -249,9 +252,8 @@ class Classifier:
                             if not _inside(cue.label, asides)
                             and not counters.counted_none(cue.label.start, cue.label.end,
                                                           zeros[field])
-                            and not any(rule.drops_cue(cue.label.code, cue.label.kind)
-                                        and _inside(cue.label, lines[i])
-                                        for i, rule in enumerate(self.line_rules))
+                            and not any(_inside(cue.label, lines[i])
+                                        for i in self.dropped_by[cue.label.code])
                             and not _announced(cue, entry))
             kept = self.consequences.kept(cues, entry)
             kept = kept_before_trouble(kept, entry)
