@@ -381,47 +381,49 @@ def _names_other_model(trigger: Span, own_size: str | None) -> bool:
 
 def scopes(doc: Doc, rules: dict[str, Rule], own_size: str | None = None) -> list[Scope]:
     """The scopes opened by the context triggers found in `doc`."""
-    found = list(doc.spans.get(SPANS_KEY, []))  # a SpanGroup makes its Spans anew each pass
-    pseudo = [s for s in found if s.label_ == PSEUDO]
+    # a SpanGroup makes its Spans anew each pass, and a Span its label's string
+    found = [(span, span.label_) for span in doc.spans.get(SPANS_KEY, [])]
+    if not found:
+        return []  # (most docs: what follows costs more than the rest of ConText on them)
+    pseudo = [s for s, label in found if label == PSEUDO]
     stops = (doc._.bare_matches or {}).get(STOPS_KEY, [])  # sorted (start, end, label)
     stop_starts = [start for start, _, _ in stops]
-    causes = [s for s in found if s.label_ == CAUSE]
+    causes = [s for s, label in found if label == CAUSE]
     parentheses: dict[int, list[tuple[int, int]]] = {}  # by sentence start
     text: str | None = None
     words: list[int] | None = None  # each token's ORTH id, read once, only if needed
     out: list[Scope] = []
-    for trig in found:
-        rule = rules.get(trig.label_)
+    for trig, label in found:
+        rule = rules.get(label)
         if rule is None or any(p.start <= trig.start and trig.end <= p.end for p in pseudo):
             continue
         if rule.model_size and not _names_other_model(trig, own_size):
             continue
+        # the trigger's sentence, tokens [first, last)
         first, last = Sentences.of(doc).around(trig.start)  # read once, kept on the doc
-        sent = doc[first:last]
         if rule.unless_code_follows:
             text = _text(doc) if text is None else text  # built once, only if needed
-            if _code_follows(text, sent):
+            if _code_follows(text, doc[first:last]):
                 continue
-        if sent.start not in parentheses:
+        if first not in parentheses:
             words = doc.to_array(ORTH).tolist() if words is None else words
-            parentheses[sent.start] = _parentheses(words[first:last], first, doc.vocab.strings)
-        parens = [(o, c) for o, c in parentheses[sent.start] if not o <= trig.start <= c]
-        in_sentence = stops[bisect_left(stop_starts, sent.start):
-                            bisect_left(stop_starts, sent.end)]
+            parentheses[first] = _parentheses(words[first:last], first, doc.vocab.strings)
+        parens = [(o, c) for o, c in parentheses[first] if not o <= trig.start <= c]
+        in_sentence = stops[bisect_left(stop_starts, first):bisect_left(stop_starts, last)]
         behind = f"{TERMINATE}<{rule.category}"  # ends only what lies before it
         ends = [(a, b, label != behind) for a, b, label in in_sentence
                 if label in (TERMINATE, f"{TERMINATE}:{rule.category}", behind)
                 and not any(o <= a <= c for o, c in parens)]
         start, end = trig.start, trig.end
         if rule.direction != "backward":
-            end = min([sent.end, *(a for a, _, ahead in ends if ahead and a >= trig.end)])
+            end = min([last, *(a for a, _, ahead in ends if ahead and a >= trig.end)])
             if rule.max_scope is not None:
                 end = min(end, trig.end + rule.max_scope)
             if rule.explains:  # "we suspect the OOM is related to X": the OOM happened
                 start = min((c.start for c in causes if trig.end <= c.start < end),
                             default=start)
         if rule.direction != "forward":
-            start = max([sent.start, *(b for _, b, _ in ends if b <= trig.start)])
+            start = max([first, *(b for _, b, _ in ends if b <= trig.start)])
             if rule.max_scope is not None:
                 start = max(start, trig.start - rule.max_scope)
         for o, c in sorted(parens):  # the scope goes on after a parenthesis, without it
