@@ -312,8 +312,12 @@ class Classifier:
             if context.cue_key(span) in modified or (
                     rule.not_after and span.start and doc[span.start - 1].lower_ in rule.not_after):
                 continue
-            words = [tok for tok in span if not tok.is_space] or list(span)
-            start, end = where[words[0].idx], where[words[-1].idx + len(words[-1]) - 1] + 1
+            first_word, last_word = span[0], span[-1]
+            if first_word.is_space or last_word.is_space:  # (a cue's words rarely are)
+                words = [tok for tok in span if not tok.is_space] or list(span)
+                first_word, last_word = words[0], words[-1]
+            start = where[first_word.idx]
+            end = where[last_word.idx + len(last_word) - 1] + 1
             label = Label(
                 kind=rule.kind,
                 code=rule.code,
