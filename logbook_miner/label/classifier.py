@@ -115,8 +115,11 @@ class _WordCachingTokenizer(Tokenizer):
                    tokenizer.url_match, tokenizer.faster_heuristics, _TOKENIZER_CACHE)
 
     def __call__(self, text: str) -> Doc:
-        if len(self._seen) < self.max_cache_size:  # past it, spaCy caches no more words
-            new = set(text.split()) - self._seen
+        words = text.split()
+        # past max_cache_size, spaCy caches no more words; (most texts hold no new word, which
+        # one test tells, cheaper than a set of their words)
+        if len(self._seen) < self.max_cache_size and not self._seen.issuperset(words):
+            new = set(words) - self._seen
             plain = {word for word in new if word.isalnum() and word not in self.rules}
             if plain:
                 super().__call__(" ".join(plain))
