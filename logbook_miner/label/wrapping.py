@@ -65,7 +65,7 @@ def normalise(text: str) -> tuple[str, list[int]]:
             where.extend(range(last, start + 1))  # the run's one character: its first's
             # (_hard_break's own first test, inlined: most runs hold no line end, or several)
             ends = run.count("\n")
-            parts.append("\n" if ends > 1 or ends == 1 and _hard_break(text, m) else " ")
+            parts.append("\n" if ends > 1 or (ends == 1 and _hard_break(text, m)) else " ")
         else:
             where.extend(range(last, start))
             _add_word(parts, where, text, start, end)
