@@ -95,16 +95,18 @@ class _WordCachingTokenizer(Tokenizer):
     it went through the affix regexes again at each sight (0.21 ms an entry, 0.08 cached).
     Each word new to the tokenizer is first tokenized apart from the text, which caches it
     unless it holds a special case itself; a cached word's tokens are those it is given anew,
-    so no token changes. The new words of letters and digits only, which are no special case,
-    are tokenized together, as one text (a doc each cost 8 µs more); any other alone, so that
-    a special case in one keeps no other from the cache. (Setting the rules or affixes later
-    flushes the cache, not `_seen`: the words are then only tokenized anew, as spaCy's own
-    tokenizer does.)
+    so no token changes. The new words that meet no special case (of letters and digits only
+    and none itself, or holding no special case's text) are tokenized together, as one text
+    (a doc each cost 8 µs more); any other alone, so that a special case in one keeps no
+    other from the cache. (Setting the rules or affixes later flushes the cache, not `_seen`:
+    the words are then only tokenized anew, as spaCy's own tokenizer does.)
     """
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self._seen: set[str] = set()  # the words tokenized alone
+        # finds a special case's text in a word (a tree of the texts: 1,200 of them)
+        self._special = re.compile(context.any_of(set(self.rules)))
 
     @classmethod
     def like(cls, tokenizer: Tokenizer) -> _WordCachingTokenizer:
@@ -120,7 +122,8 @@ class _WordCachingTokenizer(Tokenizer):
         # one test tells, cheaper than a set of their words)
         if len(self._seen) < self.max_cache_size and not self._seen.issuperset(words):
             new = set(words) - self._seen
-            plain = {word for word in new if word.isalnum() and word not in self.rules}
+            plain = {word for word in new if (word.isalnum() and word not in self.rules)
+                     or not self._special.search(word)}
             if plain:
                 super().__call__(" ".join(plain))
             for word in new - plain:

@@ -195,11 +195,11 @@ def load_aside_titles(path: Path) -> AsideTitles:
                     for regex in _compiled(_read(path).get("aside_sections", [])))
     clues = {c for _, found in regexes for c in found or ()}
     every_regex_has_one = all(found for _, found in regexes)
-    return AsideTitles(regexes, re.compile(_any_of(clues))
+    return AsideTitles(regexes, re.compile(any_of(clues))
                        if clues and every_regex_has_one else None)
 
 
-def _any_of(strings: set[str]) -> str:
+def any_of(strings: set[str]) -> str:
     """A regex that finds one of `strings`, as a tree of their beginnings ("a(?:gainst|
     n(?:other|ything))"): re tries a flat list of choices one by one at each character
     (three times slower on titles, for the 60 clues of context.yaml's asides)."""
@@ -207,7 +207,7 @@ def _any_of(strings: set[str]) -> str:
     for string in strings:
         if string:
             branches.setdefault(string[0], set()).add(string[1:])
-    tree = "|".join(re.escape(first) + _any_of(rest) for first, rest in sorted(branches.items()))
+    tree = "|".join(re.escape(first) + any_of(rest) for first, rest in sorted(branches.items()))
     if "" in strings:  # a string ends here: found, whatever follows
         return f"(?:{tree})?" if tree else ""
     return f"(?:{tree})" if len(branches) > 1 else tree
