@@ -393,8 +393,8 @@ def scopes(doc: Doc, rules: dict[str, Rule], own_size: str | None = None) -> lis
     text: str | None = None
     words: list[int] | None = None  # each token's ORTH id, read once, only if needed
     out: list[Scope] = []
-    for trig, label in found:
-        rule = rules.get(label)
+    for trig, rule_id in found:
+        rule = rules.get(rule_id)
         if rule is None or any(p.start <= trig.start and trig.end <= p.end for p in pseudo):
             continue
         if rule.model_size and not _names_other_model(trig, own_size):
@@ -476,7 +476,7 @@ def _modifiers(cues: Iterable[Span], kinds: dict[str, str], found: list[Scope]
                ) -> dict[tuple[int, int, int], Scope]:
     """By `cue_key`, the first scope of `found` that modifies each cue a scope modifies.
     A scope is asked only about the cues that reach its tokens or its trigger's (all that
-    it may modify): a long doc's every cue was asked about each of its many scopes."""
+    it may modify): asking each cue about every scope was quadratic in a long doc."""
     near = [(min(s.start, s.trigger.start), max(s.end, s.trigger.end), s) for s in found]
     out = {}
     for span in cues:
@@ -497,8 +497,8 @@ _DECISIONS = "logbook_miner.context_decisions"  # a doc's decisions, in doc.user
 def decisions(doc: Doc) -> dict[tuple[int, int, int], Scope]:
     """The Scope that modifies each cue ConText modified in `doc`, by `cue_key`: what each
     cue's `span._.context` reads, for many cues at once (two extension lookups per cue cost
-    more than the rest of reading it; they are kept in doc.user_data, which an extension's
-    lookup costs more than reading)."""
+    more than the rest of reading it). Kept in doc.user_data: a Doc extension's lookup costs
+    more than the dict's."""
     return doc.user_data.get(_DECISIONS) or {}
 
 
