@@ -464,7 +464,7 @@ def test_a_tree_of_strings_finds_what_their_alternation_finds() -> None:
     for _ in range(300):
         strings = {"".join(rng.choice("ab ") for _ in range(rng.randint(1, 4)))
                    for _ in range(rng.randint(1, 6))}
-        tree, flat = re.compile(context._any_of(strings)), re.compile("|".join(strings))
+        tree, flat = re.compile(context.any_of(strings)), re.compile("|".join(strings))
         for _ in range(20):
             text = "".join(rng.choice("abc ") for _ in range(rng.randint(0, 8)))
             assert bool(tree.search(text)) == bool(flat.search(text)), (strings, text)

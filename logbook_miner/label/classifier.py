@@ -95,16 +95,18 @@ class _WordCachingTokenizer(Tokenizer):
     it went through the affix regexes again at each sight (0.21 ms an entry, 0.08 cached).
     Each word new to the tokenizer is first tokenized apart from the text, which caches it
     unless it holds a special case itself; a cached word's tokens are those it is given anew,
-    so no token changes. The new words of letters and digits only, which are no special case,
-    are tokenized together, as one text (a doc each cost 8 µs more); any other alone, so that
-    a special case in one keeps no other from the cache. (Setting the rules or affixes later
-    flushes the cache, not `_seen`: the words are then only tokenized anew, as spaCy's own
-    tokenizer does.)
+    so no token changes. The new words that meet no special case (of letters and digits only
+    and none itself, or holding no special case's text) are tokenized together, as one text
+    (a doc each cost 8 µs more); any other alone, so that a special case in one keeps no
+    other from the cache. (Setting the rules or affixes later flushes the cache, not `_seen`:
+    the words are then only tokenized anew, as spaCy's own tokenizer does.)
     """
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self._seen: set[str] = set()  # the words tokenized alone
+        # finds a special case's text in a word (a tree of the texts: 1,200 of them)
+        self._special = re.compile(context.any_of(set(self.rules)))
 
     @classmethod
     def like(cls, tokenizer: Tokenizer) -> _WordCachingTokenizer:
@@ -115,9 +117,13 @@ class _WordCachingTokenizer(Tokenizer):
                    tokenizer.url_match, tokenizer.faster_heuristics, _TOKENIZER_CACHE)
 
     def __call__(self, text: str) -> Doc:
-        if len(self._seen) < self.max_cache_size:  # past it, spaCy caches no more words
-            new = set(text.split()) - self._seen
-            plain = {word for word in new if word.isalnum() and word not in self.rules}
+        words = text.split()
+        # past max_cache_size, spaCy caches no more words; (most texts hold no new word, which
+        # one test tells, cheaper than a set of their words)
+        if len(self._seen) < self.max_cache_size and not self._seen.issuperset(words):
+            new = set(words) - self._seen
+            plain = {word for word in new if (word.isalnum() and word not in self.rules)
+                     or not self._special.search(word)}
             if plain:
                 super().__call__(" ".join(plain))
             for word in new - plain:
@@ -222,6 +228,9 @@ class Classifier:
         self.aside_titles = context.load_aside_titles(context_path)
         self.line_rules = context.load_line_rules(context_path)
         kinds = {rule.code: rule.kind for rule in self.rules.values()}
+        # by code, the line rules that drop its cues (a cue is asked about these only)
+        self.dropped_by = {code: [i for i, line in enumerate(self.line_rules)
+                                  if line.drops_cue(code, kind)] for code, kind in kinds.items()}
         self.layer = LearnedLayer(kinds, layer_path) if layer_path else None
         self.context = self.nlp.add_pipe(
             "context", config={"cues_key": SPANS_KEY}).configure(rules, kinds)
@@ -249,9 +258,8 @@ class Classifier:
                             if not _inside(cue.label, asides)
                             and not counters.counted_none(cue.label.start, cue.label.end,
                                                           zeros[field])
-                            and not any(rule.drops_cue(cue.label.code, cue.label.kind)
-                                        and _inside(cue.label, lines[i])
-                                        for i, rule in enumerate(self.line_rules))
+                            and not any(_inside(cue.label, lines[i])
+                                        for i in self.dropped_by[cue.label.code])
                             and not _announced(cue, entry))
             kept = self.consequences.kept(cues, entry)
             kept = kept_before_trouble(kept, entry)
@@ -310,8 +318,12 @@ class Classifier:
             if context.cue_key(span) in modified or (
                     rule.not_after and span.start and doc[span.start - 1].lower_ in rule.not_after):
                 continue
-            words = [tok for tok in span if not tok.is_space] or list(span)
-            start, end = where[words[0].idx], where[words[-1].idx + len(words[-1]) - 1] + 1
+            first_word, last_word = span[0], span[-1]
+            if first_word.is_space or last_word.is_space:  # (a cue's words rarely are)
+                words = [tok for tok in span if not tok.is_space] or list(span)
+                first_word, last_word = words[0], words[-1]
+            start = where[first_word.idx]
+            end = where[last_word.idx + len(last_word) - 1] + 1
             label = Label(
                 kind=rule.kind,
                 code=rule.code,

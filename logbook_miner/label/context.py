@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -67,19 +67,20 @@ class Scope:
     start: int
     end: int
 
-    def covers(self, span: Span, kind: str) -> bool:
-        """True if `span` (a cue of `kind`) lies in this scope and does not hold the trigger
-        (unless the rule says `holds`)."""
-        if kind not in self.rule.kinds or span.label_ in self.rule.spares:
+    def covers(self, start: int, end: int, code: str, kind: str) -> bool:
+        """True if a cue (of `code` and `kind`, on tokens [start, end)) lies in this scope and
+        does not hold the trigger (unless the rule says `holds`)."""
+        rule = self.rule
+        if kind not in rule.kinds or code in rule.spares:
             return False
         trigger = self.trigger
-        if span.start <= trigger.start and trigger.end <= span.end:
-            return self.rule.holds
+        if start <= trigger.start and trigger.end <= end:
+            return rule.holds
         # a cue said before a forward trigger and ending on its first word: "took 41 min instead"
-        before = span.start < trigger.start < span.end <= trigger.end
-        if before and self.rule.direction == "forward":
+        before = start < trigger.start < end <= trigger.end
+        if before and rule.direction == "forward":
             return False
-        return span.start < self.end and self.start < span.end
+        return start < self.end and self.start < end
 
 
 def _read(path: Path) -> dict:
@@ -152,6 +153,7 @@ _CODE_FOLLOWS = re.compile(
 _LIST_ITEM = re.compile(r"^\s*(?:[-*•+]|\d+[.)]|[a-z][.)])\s")
 _MAX_TITLE = 120  # characters: a title line ending in ':'
 _MAX_HEADING = 60  # characters: a line standing as a sub-heading
+_NOT_HEADING_END = ".!?;,"  # a line ending in one is no heading
 _LAST_SENTENCE = re.compile(r"(?<=[a-z0-9)][.!?]) +(?=[A-Z])")  # where a line's sentences part
 _LABELLED = re.compile(r"[A-Z][\w-]*( [\w-]+){0,2}: ")  # a sub-heading's label: "Paper: ..."
 
@@ -193,11 +195,11 @@ def load_aside_titles(path: Path) -> AsideTitles:
                     for regex in _compiled(_read(path).get("aside_sections", [])))
     clues = {c for _, found in regexes for c in found or ()}
     every_regex_has_one = all(found for _, found in regexes)
-    return AsideTitles(regexes, re.compile(_any_of(clues))
+    return AsideTitles(regexes, re.compile(any_of(clues))
                        if clues and every_regex_has_one else None)
 
 
-def _any_of(strings: set[str]) -> str:
+def any_of(strings: set[str]) -> str:
     """A regex that finds one of `strings`, as a tree of their beginnings ("a(?:gainst|
     n(?:other|ything))"): re tries a flat list of choices one by one at each character
     (three times slower on titles, for the 60 clues of context.yaml's asides)."""
@@ -205,7 +207,7 @@ def _any_of(strings: set[str]) -> str:
     for string in strings:
         if string:
             branches.setdefault(string[0], set()).add(string[1:])
-    tree = "|".join(re.escape(first) + _any_of(rest) for first, rest in sorted(branches.items()))
+    tree = "|".join(re.escape(first) + any_of(rest) for first, rest in sorted(branches.items()))
     if "" in strings:  # a string ends here: found, whatever follows
         return f"(?:{tree})?" if tree else ""
     return f"(?:{tree})" if len(branches) > 1 else tree
@@ -310,10 +312,11 @@ def aside_spans(text: str, titles: AsideTitles) -> list[tuple[int, int]]:
         lines.append((at, raw))
         at += len(raw) + 1
     spans: list[tuple[int, int]] = []
-    i = 0
-    while i < len(lines):
+    done = 0  # the lines before it are read
+    for i, line in _may_title(lines):
+        if i < done:
+            continue
         start, raw = lines[i]
-        line = _unmarked(raw)
         # a paragraph's last sentence may title the list below it: "... Not optional. Plan:"
         title = _LAST_SENTENCE.split(line)[-1] if line.endswith(":") else line
         colon = title.endswith(":") and len(title) <= _MAX_TITLE
@@ -321,15 +324,26 @@ def aside_spans(text: str, titles: AsideTitles) -> list[tuple[int, int]]:
                     and not _LIST_ITEM.match(raw))  # (a list's item may doubt: "not us?")
         if not ((colon or question or _heading_like(lines, i))
                 and titled_as_aside(title, titles)):
-            i += 1
             continue
         j = i + 1
         while j < len(lines) and not _section_ends(lines, j, colon or question) and not (
                 question and _unmarked(lines[j][1]).endswith("?")):
             j += 1
         spans.append((start, lines[j][0] if j < len(lines) else len(text)))
-        i = j
+        done = j
     return spans
+
+
+def _may_title(lines: list[tuple[int, str]]) -> Iterator[tuple[int, str]]:
+    """The lines that may title an aside (index, text but Markdown's marks): those ending in
+    ':' or '?', and those a heading may stand on (short, after a blank line, not ending a
+    sentence). Few lines are either, and reading each whole cost more."""
+    for i, (_, raw) in enumerate(lines):
+        line = _unmarked(raw)
+        if line and (line[-1] in ":?" or (
+                len(line) <= _MAX_TITLE and line[-1] not in _NOT_HEADING_END
+                and not (i and lines[i - 1][1].strip()))):
+            yield i, line
 
 
 def _heading_like(lines: list[tuple[int, str]], i: int) -> bool:
@@ -338,7 +352,7 @@ def _heading_like(lines: list[tuple[int, str]], i: int) -> bool:
     line = _unmarked(lines[i][1])
     # a labelled title may be longer: "Paper: Tanaka et al., 'What broke: lessons from a 65B run'"
     longest = _MAX_TITLE if _LABELLED.match(line) else _MAX_HEADING
-    return (0 < len(line) <= longest and line[-1] not in ".!?;,"
+    return (0 < len(line) <= longest and line[-1] not in _NOT_HEADING_END
             and not _LIST_ITEM.match(lines[i][1]))
 
 
@@ -367,47 +381,49 @@ def _names_other_model(trigger: Span, own_size: str | None) -> bool:
 
 def scopes(doc: Doc, rules: dict[str, Rule], own_size: str | None = None) -> list[Scope]:
     """The scopes opened by the context triggers found in `doc`."""
-    found = list(doc.spans.get(SPANS_KEY, []))  # a SpanGroup makes its Spans anew each pass
-    pseudo = [s for s in found if s.label_ == PSEUDO]
+    # a SpanGroup makes its Spans anew each pass, and a Span its label's string
+    found = [(span, span.label_) for span in doc.spans.get(SPANS_KEY, [])]
+    if not found:
+        return []  # (most docs: what follows costs more than the rest of ConText on them)
+    pseudo = [s for s, label in found if label == PSEUDO]
     stops = (doc._.bare_matches or {}).get(STOPS_KEY, [])  # sorted (start, end, label)
     stop_starts = [start for start, _, _ in stops]
-    causes = [s for s in found if s.label_ == CAUSE]
+    causes = [s for s, label in found if label == CAUSE]
     parentheses: dict[int, list[tuple[int, int]]] = {}  # by sentence start
     text: str | None = None
     words: list[int] | None = None  # each token's ORTH id, read once, only if needed
     out: list[Scope] = []
-    for trig in found:
-        rule = rules.get(trig.label_)
+    for trig, rule_id in found:
+        rule = rules.get(rule_id)
         if rule is None or any(p.start <= trig.start and trig.end <= p.end for p in pseudo):
             continue
         if rule.model_size and not _names_other_model(trig, own_size):
             continue
+        # the trigger's sentence, tokens [first, last)
         first, last = Sentences.of(doc).around(trig.start)  # read once, kept on the doc
-        sent = doc[first:last]
         if rule.unless_code_follows:
             text = _text(doc) if text is None else text  # built once, only if needed
-            if _code_follows(text, sent):
+            if _code_follows(text, doc[first:last]):
                 continue
-        if sent.start not in parentheses:
+        if first not in parentheses:
             words = doc.to_array(ORTH).tolist() if words is None else words
-            parentheses[sent.start] = _parentheses(words[first:last], first, doc.vocab.strings)
-        parens = [(o, c) for o, c in parentheses[sent.start] if not o <= trig.start <= c]
-        in_sentence = stops[bisect_left(stop_starts, sent.start):
-                            bisect_left(stop_starts, sent.end)]
+            parentheses[first] = _parentheses(words[first:last], first, doc.vocab.strings)
+        parens = [(o, c) for o, c in parentheses[first] if not o <= trig.start <= c]
+        in_sentence = stops[bisect_left(stop_starts, first):bisect_left(stop_starts, last)]
         behind = f"{TERMINATE}<{rule.category}"  # ends only what lies before it
         ends = [(a, b, label != behind) for a, b, label in in_sentence
                 if label in (TERMINATE, f"{TERMINATE}:{rule.category}", behind)
                 and not any(o <= a <= c for o, c in parens)]
         start, end = trig.start, trig.end
         if rule.direction != "backward":
-            end = min([sent.end, *(a for a, _, ahead in ends if ahead and a >= trig.end)])
+            end = min([last, *(a for a, _, ahead in ends if ahead and a >= trig.end)])
             if rule.max_scope is not None:
                 end = min(end, trig.end + rule.max_scope)
             if rule.explains:  # "we suspect the OOM is related to X": the OOM happened
                 start = min((c.start for c in causes if trig.end <= c.start < end),
                             default=start)
         if rule.direction != "forward":
-            start = max([sent.start, *(b for _, b, _ in ends if b <= trig.start)])
+            start = max([first, *(b for _, b, _ in ends if b <= trig.start)])
             if rule.max_scope is not None:
                 start = max(start, trig.start - rule.max_scope)
         for o, c in sorted(parens):  # the scope goes on after a parenthesis, without it
@@ -456,16 +472,34 @@ def _parentheses(words: list[int], start: int, strings: StringStore) -> list[tup
     return out
 
 
-def modifier(span: Span, kind: str, found: list[Scope]) -> Scope | None:
-    """The first scope that modifies a cue, or None when the cue stands as written."""
-    return next((s for s in found if s.covers(span, kind)), None)
+def _modifiers(cues: Iterable[Span], kinds: dict[str, str], found: list[Scope]
+               ) -> dict[tuple[int, int, int], Scope]:
+    """By `cue_key`, the first scope of `found` that modifies each cue a scope modifies.
+    A scope is asked only about the cues that reach its tokens or its trigger's (all that
+    it may modify): asking each cue about every scope was quadratic in a long doc."""
+    near = [(min(s.start, s.trigger.start), max(s.end, s.trigger.end), s) for s in found]
+    out = {}
+    for span in cues:
+        start, end = span.start, span.end
+        close = [scope for first, last, scope in near if first < end and start < last]
+        if close:
+            code = span.label_
+            kind = kinds[code]
+            scope = next((s for s in close if s.covers(start, end, code, kind)), None)
+            if scope:
+                out[cue_key(span)] = scope
+    return out
+
+
+_DECISIONS = "logbook_miner.context_decisions"  # a doc's decisions, in doc.user_data
 
 
 def decisions(doc: Doc) -> dict[tuple[int, int, int], Scope]:
     """The Scope that modifies each cue ConText modified in `doc`, by `cue_key`: what each
     cue's `span._.context` reads, for many cues at once (two extension lookups per cue cost
-    more than the rest of reading it)."""
-    return doc._.context_decisions or {}
+    more than the rest of reading it). Kept in doc.user_data: a Doc extension's lookup costs
+    more than the dict's."""
+    return doc.user_data.get(_DECISIONS) or {}
 
 
 def cue_key(span: Span) -> tuple[int, int, int]:
@@ -481,8 +515,6 @@ def _decision(span: Span) -> Scope | None:
 # ("upgraded the driver": a dependency_change and a software.dependency) would share one; the
 # decisions are kept on the doc per cue instead (per cue a scope modifies: most cues stand),
 # and `span._.context` reads its own.
-if not Doc.has_extension("context_decisions"):
-    Doc.set_extension("context_decisions", default=None)
 if not Span.has_extension("context"):
     Span.set_extension("context", getter=_decision)
 
@@ -510,9 +542,7 @@ class ConText:
     def __call__(self, doc: Doc) -> Doc:
         found = scopes(doc, self.rules, self.own_size)
         cues = doc.spans.get(self.cues_key, []) if found else []
-        doc._.context_decisions = {
-            cue_key(span): scope for span in cues
-            if (scope := modifier(span, self.kinds[span.label_], found))}
+        doc.user_data[_DECISIONS] = _modifiers(cues, self.kinds, found)
         return doc
 
 

@@ -177,7 +177,9 @@ def _named_zero(at: int, name: str, value: str, counted: bool = True) -> list[Sp
     field's name must name what it counts (not "rank: 0"), unless its layout (a table, a
     tool's key, a leader of dots) says it is a counter's."""
     values = _parts(value)
-    if not all(_ZERO.match(v) or _NUMBER.match(v) for v in values):
+    # (most values read are a count other than zero: no part of them is)
+    if not any(map(_ZERO.match, values)) or not all(
+            _ZERO.match(v) or _NUMBER.match(v) for v in values):
         return []
     pair = _PAIR.search(name)
     if pair and len(values) > 1:
@@ -245,4 +247,4 @@ def _column_spans(header: tuple[int, str], row: tuple[int, str]) -> list[Span]:
 
 def _parts(value: str) -> list[str]:
     """A value's parts: "5/0" -> ["5", "0"]; "n/a" is one."""
-    return _NOT_APPLICABLE.sub("-", value).split("/")
+    return _NOT_APPLICABLE.sub("-", value).split("/") if "/" in value else [value]

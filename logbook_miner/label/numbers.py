@@ -57,16 +57,24 @@ def _patterns(path: Path = METRICS_PATH) -> tuple[_Pattern, ...]:
 
 
 @cache
-def _clues(path: Path = METRICS_PATH) -> frozenset[str]:
-    """Every pattern's clues, each looked for once in a text however many patterns share it
-    (a long log's whole length is read for each clue it does not hold)."""
-    return frozenset().union(*(p.clue for p in _patterns(path) if p.clue))
+def _by_clue() -> tuple[dict[str, frozenset[int]], frozenset[int]]:
+    """Each clue's patterns and the patterns of no clue, by their place in `_patterns()`: a
+    clue is looked for once in a text however many patterns share it (a long log's whole
+    length is read for each clue it does not hold), and only the patterns of the clues
+    found are read. (`_patterns()` as `mine` calls it: with the path given,
+    functools.cache would compile them twice.)"""
+    by_clue: dict[str, set[int]] = {}
+    for i, p in enumerate(_patterns()):
+        for c in p.clue or ():
+            by_clue.setdefault(c, set()).add(i)
+    unclued = frozenset(i for i, p in enumerate(_patterns()) if not p.clue)
+    return {c: frozenset(found) for c, found in by_clue.items()}, unclued
 
 
 def compile_regexes() -> None:
     """Compile metrics.yaml's regexes now: a classifier does as it is built, so that the
     first entry it reads does not pay for them."""
-    _clues()
+    _by_clue()
 
 
 def _number(text: str) -> float:
@@ -109,14 +117,15 @@ def _finditer(p: _Pattern, text: str, lower: str | None) -> Iterator[re.Match[st
 def mine(entry: Entry) -> list[Metric]:
     """Every number the metric patterns find in the entry's heading and text, in text order."""
     found: dict[tuple[str, str, int], Metric] = {}
+    patterns, (by_clue, unclued) = _patterns(), _by_clue()
     for field in FIELDS:
         text = getattr(entry, field) or ""
         folded = text.casefold()
-        present = {c for c in _clues() if c in folded}
-        for p in _patterns():
-            if p.clue and p.clue.isdisjoint(present):
-                continue  # a substring test is much cheaper than running the regex
-            for m in _finditer(p, text, folded if text.isascii() else None):
+        lower = folded if text.isascii() else None
+        # a substring test is much cheaper than running the regex
+        read = unclued.union(*(found for c, found in by_clue.items() if c in folded))
+        for p in map(patterns.__getitem__, sorted(read)):
+            for m in _finditer(p, text, lower):
                 if p.unless and any(u.search(_sentence(text, m)) for u in p.unless):
                     continue
                 for metric in _metrics(p, m, field):

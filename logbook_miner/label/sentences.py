@@ -12,9 +12,11 @@ doc each time (for a parse), which made a long pasted log quadratic.
 from __future__ import annotations
 
 from bisect import bisect_right
+from itertools import compress
 
 import numpy as np
 from spacy.attrs import IS_PUNCT, IS_SPACE, ORTH, SENT_START
+from spacy.lang.lex_attrs import is_punct
 from spacy.language import Language
 from spacy.pipeline import Sentencizer
 from spacy.strings import get_string_id
@@ -22,20 +24,28 @@ from spacy.tokens import Doc
 
 _ENDS = frozenset(get_string_id(c) for c in Sentencizer.default_punct_chars)
 _NOT_START = 2**64 - 1  # a sentence start of -1, as the uint64 of Doc.to_array and from_array
+# each end character is punctuation, so an end is looked for among punctuation only
+if not all(map(is_punct, Sentencizer.default_punct_chars)):
+    raise ImportError("a sentence end character is not punctuation: see _sentencizer_starts")
 
 
 @Language.component("sentences")
 def sentences(doc: Doc) -> Doc:
-    """Set every token's sentence start (1 or -1), leaving starts already set by others."""
-    if not len(doc):
+    """Set every token's sentence start (1 or -1), leaving starts already set by others.
+
+    Python reads only the tokens that may matter (punctuation, whitespace), which
+    itertools.compress picks: a loop over every token cost most of the component."""
+    n = len(doc)
+    if not n:
         return doc
     orth, punct, space, known = doc.to_array([ORTH, IS_PUNCT, IS_SPACE, SENT_START]).T.tolist()
-    starts = [s or _NOT_START for s in known]  # a start others set (1 or -1) stays
+    # a start others set (1 or -1) stays
+    starts = [s or _NOT_START for s in known] if any(known) else [_NOT_START] * n
     for i in _sentencizer_starts(orth, punct):
         if not known[i]:
             starts[i] = 1
     strings = doc.vocab.strings
-    for i in [i for i, s in enumerate(space[:-1]) if s]:
+    for i in compress(range(n - 1), space):
         if "\n" in strings[orth[i]]:
             starts[i + 1] = 1
     doc.from_array([SENT_START], np.array(starts, dtype=np.uint64))
@@ -45,15 +55,16 @@ def sentences(doc: Doc) -> Doc:
 
 def _sentencizer_starts(orth: list[int], punct: list[int]) -> list[int]:
     """spaCy's Sentencizer.predict: the first token, and each token that is neither
-    punctuation nor an end character ("." "!" "?"...) but follows an end character."""
-    out, seen_end = [0], False
-    for i, (word, is_punct) in enumerate(zip(orth, punct, strict=True)):
-        is_end = word in _ENDS
-        if seen_end and not is_punct and not is_end:
-            out.append(i)
-            seen_end = False
-        elif is_end:
-            seen_end = True
+    punctuation nor an end character ("." "!" "?"...) but follows an end character, that
+    is the first token after one that is no punctuation (an end character is)."""
+    out, found = [0], -1
+    for i in compress(range(len(orth)), punct):
+        if i > found and orth[i] in _ENDS:  # (an end before `found` is followed by it)
+            try:
+                found = punct.index(0, i + 1)
+            except ValueError:  # none: punctuation up to the doc's end
+                break
+            out.append(found)
     return out
 
 
@@ -70,7 +81,7 @@ class Sentences:
         self.n = len(doc)
         if flags is None:
             flags = doc.to_array([SENT_START]).tolist() if self.n else []
-        self.starts = [0] + [i for i, flag in enumerate(flags) if flag == 1 and i]
+        self.starts = [0, *compress(range(1, self.n), map((1).__eq__, flags[1:]))]
 
     @classmethod
     def of(cls, doc: Doc) -> Sentences:

@@ -58,14 +58,18 @@ def normalise(text: str) -> tuple[str, list[int]]:
     long_word = _LONG_WORD.match(text) or _LONG_WORD_AFTER_SPACE.search(text)
     # a single space, most runs, stays as it is
     for m in (_TO_CHANGE if long_word else _SPACES_TO_CHANGE).finditer(text):
-        parts.append(text[last:m.start()])
-        where.extend(range(last, m.start()))
-        if m.group().isspace():
-            parts.append("\n" if _hard_break(text, m) else " ")
-            where.append(m.start())
+        start, end = m.span()
+        parts.append(text[last:start])
+        run = m.group()
+        if run.isspace():
+            where.extend(range(last, start + 1))  # the run's one character: its first's
+            # (_hard_break's own first test, inlined: most runs hold no line end, or several)
+            ends = run.count("\n")
+            parts.append("\n" if ends > 1 or (ends == 1 and _hard_break(text, m)) else " ")
         else:
-            _add_word(parts, where, text, m.start(), m.end())
-        last = m.end()
+            where.extend(range(last, start))
+            _add_word(parts, where, text, start, end)
+        last = end
     parts.append(text[last:])
     where.extend(range(last, len(text) + 1))
     return "".join(parts), where

@@ -190,6 +190,10 @@ def leading_when(text: str, dayfirst: bool = False) -> When | None:
     A list item (`* 2021-11-17 ...`, `- Nov 5: ...`) does not begin with a date.
     """
     lead = len(text) - len(_LEAD.sub("", text))
+    # the first date found, if it opens at `lead`, is a match there: most lines have none,
+    # which a match per pattern tells, cheaper than finding every date
+    if not any(_NEEDS.get(p, "") in text and p.match(text, lead) for p in DATE_PATTERNS):
+        return None
     dates = find_dates(text, dayfirst)
     if not dates or dates[0].start != lead:
         return None
