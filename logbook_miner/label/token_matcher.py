@@ -178,11 +178,20 @@ class _Doc:
         self._equal: dict[tuple[int, int], int] = {}
         self.masks: dict[_Spec | None, int] = {None: self.tokens}  # None: any token
 
+    def read(self, attrs: list[int]) -> None:
+        """Read the values of `attrs` with one to_array call (a call costs ~1.5 µs, however
+        short the doc)."""
+        if not attrs:  # to_array fails on none
+            return
+        columns = self.doc.to_array(attrs).reshape(self.n, len(attrs)).T  # 1-D for one attr
+        for attr, column in zip(attrs, columns.tolist(), strict=True):
+            self._columns[attr] = column
+            self.values[attr] = set(column)
+
     def distinct(self, attr: int) -> set[int]:
         """The values of `attr` in the doc."""
         if attr not in self.values:
-            self._columns[attr] = self.doc.to_array(attr).tolist()
-            self.values[attr] = set(self._columns[attr])
+            self.read([attr])
         return self.values[attr]
 
     def words(self, attr: int) -> dict[int, int]:
@@ -380,8 +389,9 @@ class TokenMatcher:
     def _present(self, doc: _Doc) -> int:
         """The requirements some token of the doc passes, as bits."""
         present = 0
+        doc.read(list(self._lookup))
         for attr, lookup in self._lookup.items():
-            words = doc.distinct(attr)
+            words = doc.values[attr]
             for word in words.difference(lookup):
                 self._learn(attr, word, doc.doc.vocab)
             present = functools.reduce(operator.or_, map(lookup.__getitem__, words), present)
