@@ -59,6 +59,7 @@ _ALIASES = {"TEXT": "ORTH"}
 _ALL_TRUE = np.uint64(0x0101010101010101)  # eight True booleans read as one uint64
 _AFFIX = 3  # characters of a new word's start and end that choose the regexes it is searched for
 _MAX_AFFIXES = 256  # strings kept for one end of a regex (past it, they are cut shorter)
+_REANCHOR_AT = (64, 512, 4096)  # docs seen when each pattern's anchor is picked again
 
 
 class Unsupported(ValueError):
@@ -233,6 +234,8 @@ class TokenMatcher:
         self._anchored: list[_Pattern] = []  # the patterns with requirements
         # their requirements, a row each (padded), and their anchors (see _table)
         self._required: tuple[np.ndarray, np.ndarray] | None = None
+        self._seen = np.zeros(0, np.int64)  # per requirement, the docs it was present in
+        self._docs = 0  # the docs counted in _seen
         self._scan: list[_Pattern] = []  # patterns with no requirement, tried in every doc
         # per attr: the requirements of each listed word, and every regex, with its bit
         self._words: dict[int, dict[int, int]] = {}  # word -> the bits of its requirements
@@ -368,6 +371,8 @@ class TokenMatcher:
         whole rows."""
         passed = _bit_vector(present, len(self._requirements))
         table, anchors = self._table()
+        if self._docs < _REANCHOR_AT[-1]:
+            table, anchors = self._count(passed)
         rows = np.flatnonzero(passed[anchors])
         # a row's 8 booleans at a time, read as one integer (numpy's all(axis=1) is 10x slower)
         every = (passed[table[rows]].view(np.uint64) == _ALL_TRUE).all(axis=1)
@@ -384,7 +389,23 @@ class TokenMatcher:
                 np.array([[*p.required, *[pad] * (width - len(p.required))]
                           for p in self._anchored], dtype=np.intp).reshape(-1, width),
                 np.array([p.anchor for p in self._anchored], dtype=np.intp))
+            self._seen, self._docs = np.zeros(pad + 1, np.int64), 0
+            self._seen[pad] = 1 << 62  # the padding is never an anchor
         return self._required
+
+    def _count(self, passed: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Count the docs each requirement is present in, and after _REANCHOR_AT docs, anchor
+        each pattern at its requirement present in the fewest. The static guess (stop words
+        and short lists) cannot tell "gpu" from "nccl": on the shared logbooks, a doc's
+        anchors then pass ~270 patterns, counted ones ~50, whose rows are tested in full.
+        Which anchor a pattern has changes the cost of the test, never which patterns pass."""
+        table, anchors = self._required
+        self._seen += passed[:len(self._seen)]
+        self._docs += 1
+        if self._docs in _REANCHOR_AT:
+            anchors = table[np.arange(len(table)), self._seen[table].argmin(axis=1)]
+            self._required = table, anchors
+        return table, anchors
 
     def _present(self, doc: _Doc) -> int:
         """The requirements some token of the doc passes, as bits."""
