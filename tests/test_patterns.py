@@ -70,6 +70,7 @@ SPECS = st.sampled_from([
     {"ORTH": {"REGEX": "(?i)^gpu$"}}, {"LOWER": {"REGEX": "^[a-z]+\\d$"}, "IS_SENT_START": False},
     {"LOWER": {"REGEX": "^[a-z]+$", "NOT_IN": ["the", "was"]}},
     {"NORM": {"NOT_IN": ["node"]}},  # an attribute no word list indexes, read on its own
+    {"SHAPE": {"IN": ["xxx", "dd"]}}, {"SHAPE": {"REGEX": "^X"}},  # learned per ORTH word
 ])
 OPS = st.sampled_from([None, None, None, "?", "*", "+", "!", "{2}", "{0,2}", "{1,3}", "{2,}",
                        "{,2}"])

@@ -5,7 +5,8 @@ IN or REGEX predicate with a new Token object; on our ~300 patterns that was
 most of the classifier's time. Here each pattern is compiled into segments
 (a token spec, repeated `lo` to `hi` times). Per doc:
 
-1. each distinct word of the doc (its LOWER or ORTH value) is looked up in an
+1. each distinct word of the doc (its ORTH value, which also names its LOWER value:
+   a lexeme attribute's values are learned with the ORTH word) is looked up in an
    index of the word lists and regexes of the specs; a REGEX is run once per
    distinct string, ever (the words found are kept), and not at all if it is
    anchored at the string's start (or end) and cannot begin (or end) with the
@@ -25,7 +26,7 @@ end) such that doc[start:end] matches the pattern, with `?`, `*`, `+`, `{m,n}`
 and `!` as spaCy expands them, and no zero-length match. The values tested are
 those the Matcher reads (`doc.to_array` and the Matcher share spaCy's
 `get_token_attr`; IS_SENT_START is true only where the sentence start is 1; a lexeme
-flag is the token's lexeme's, learned once per ORTH word).
+flag, LOWER, SHAPE, PREFIX and SUFFIX are the token's lexeme's, learned once per ORTH word).
 Several predicates on one attribute ({"REGEX": ..., "NOT_IN": [...]}) must all pass.
 A pattern needing anything else (FUZZY, extension attributes, `>=`, LEMMA)
 raises `Unsupported`, for spaCy's Matcher to match.
@@ -55,6 +56,9 @@ _STRING_ATTRS = {"ORTH", "LOWER", "NORM", "SHAPE", "PREFIX", "SUFFIX"}
 # lexeme flags (0 or 1), compared as spaCy's Matcher does with int(value)
 _FLAG_ATTRS = {name for name in IDS if name.startswith(("IS_", "LIKE_"))} - {"IS_SENT_START"}
 _ALIASES = {"TEXT": "ORTH"}
+# the lexeme attributes but ORTH, by the Lexeme property that reads each: a token's value is its
+# lexeme's, which its ORTH word names (not so NORM: a token's own norm can be set)
+_LEXEME_ATTRS = {IDS[name.upper()]: name for name in ("lower", "shape", "prefix", "suffix")}
 
 _ALL_TRUE = np.uint64(0x0101010101010101)  # eight True booleans read as one uint64
 _AFFIX = 3  # characters of a new word's start and end that choose the regexes it is searched for
@@ -169,8 +173,9 @@ class _Doc:
     (every doc needs LOWER and ORTH, few IS_SENT_START), and the tokens of each
     value and of each spec as bits (bit i: token i), each found once per doc."""
 
-    def __init__(self, doc: Doc) -> None:
+    def __init__(self, doc: Doc, lexemes: dict[int, dict[int, int]]) -> None:
         self.doc = doc
+        self.lexemes = lexemes  # per lexeme attr: ORTH word -> its value (TokenMatcher._lexemes)
         self.n = len(doc)
         self.tokens = (1 << self.n) - 1
         self.values: dict[int, set[int]] = {}  # per attr, its distinct values (see distinct)
@@ -190,9 +195,14 @@ class _Doc:
             self.values[attr] = set(column)
 
     def distinct(self, attr: int) -> set[int]:
-        """The values of `attr` in the doc."""
+        """The values of `attr` in the doc (a lexeme attr's from its ORTH words', which the
+        matcher has learned by then: a C-level map, not spaCy's to_array)."""
         if attr not in self.values:
-            self.read([attr])
+            if attr in self.lexemes:
+                column = list(map(self.lexemes[attr].__getitem__, self._columns[ORTH]))
+                self._columns[attr], self.values[attr] = column, set(column)
+            else:
+                self.read([attr])
         return self.values[attr]
 
     def words(self, attr: int) -> dict[int, int]:
@@ -245,6 +255,12 @@ class TokenMatcher:
         # per attr: word -> the requirements it passes, as bits (filled on first sight of each
         # word); a doc's requirements are the OR of its words', a few big-int ORs, not set unions
         self._lookup: dict[int, dict[int, int]] = {}
+        # per ORTH word: the requirements it passes on ORTH and its lexeme's values of the
+        # lexeme attrs looked up (LOWER), and per such attr, each ORTH word's value (both filled
+        # on first sight of the word): a doc's LOWER values are neither read nor looked up
+        self._by_orth: dict[int, int] = {}
+        self._lexemes: dict[int, dict[int, int]] = {}
+        self._read: list[int] = [ORTH]  # the attrs _present reads from a doc
         self._masks: dict[int, int] = {}  # each distinct mask once (all numbers pass the same)
         # per lexeme flag tested: the ORTH words that have it (filled on first sight of each
         # word): a flag is the lexeme's, so a check of it is a word list, with no numpy call
@@ -267,6 +283,10 @@ class TokenMatcher:
             self._scan.append(self.patterns[-1])
         # words seen so far were looked up without this pattern
         self._lookup = {attr: {} for attr in self._words}
+        self._by_orth = {}
+        self._lexemes = {attr: {} for attr in self._words if attr in _LEXEME_ATTRS}
+        self._read = [ORTH, *(attr for attr in self._words
+                              if attr != ORTH and attr not in _LEXEME_ATTRS)]
         self._screens = {}  # indexed again when first needed
 
     def _require(self, index: _Index) -> int:
@@ -351,7 +371,7 @@ class TokenMatcher:
         found: set[tuple[int, int, int]] = set()
         if not len(doc):
             return found
-        state = _Doc(doc)
+        state = _Doc(doc, self._lexemes)
         for pattern in [*self._viable(self._present(state)), *self._scan]:
             starts = _starts(pattern.segments, state)
             if not starts:
@@ -408,19 +428,34 @@ class TokenMatcher:
         return table, anchors
 
     def _present(self, doc: _Doc) -> int:
-        """The requirements some token of the doc passes, as bits."""
-        present = 0
-        doc.read(list(self._lookup))
-        for attr, lookup in self._lookup.items():
-            words = doc.values[attr]
+        """The requirements some token of the doc passes, as bits: its ORTH words' (which
+        hold their lexemes'), then those on the other attrs read."""
+        doc.read(self._read)
+        words = doc.values[ORTH]
+        for word in words.difference(self._by_orth):
+            self._learn_orth(word, doc.doc.vocab)
+        present = functools.reduce(operator.or_, map(self._by_orth.__getitem__, words), 0)
+        for attr in self._read[1:]:
+            lookup, words = self._lookup[attr], doc.values[attr]
             for word in words.difference(lookup):
                 self._learn(attr, word, doc.doc.vocab)
             present = functools.reduce(operator.or_, map(lookup.__getitem__, words), present)
         return present
 
-    def _learn(self, attr: int, word: int, vocab: Vocab) -> None:
-        """Note the requirements on `attr` that `word` passes, and for an ORTH word, the flags
-        it has (run once per word)."""
+    def _learn_orth(self, word: int, vocab: Vocab) -> None:
+        """Note the requirements an ORTH word passes on ORTH and on its lexeme's values of the
+        lexeme attrs looked up, each value learned on its own first sight (run once per word)."""
+        bits = self._learn(ORTH, word, vocab) if ORTH in self._lookup else 0
+        lexeme = vocab[word]
+        for attr, values in self._lexemes.items():
+            value = values[word] = getattr(lexeme, _LEXEME_ATTRS[attr])
+            lookup = self._lookup[attr]
+            bits |= lookup[value] if value in lookup else self._learn(attr, value, vocab)
+        self._by_orth[word] = self._masks.setdefault(bits, bits)
+
+    def _learn(self, attr: int, word: int, vocab: Vocab) -> int:
+        """Note (and return) the requirements on `attr` that `word` passes, and for an ORTH
+        word, the flags it has (run once per word)."""
         text, bits = self.strings[word], self._words[attr].get(word, 0)
         if attr == ORTH and self._flagged:
             lexeme = vocab[word]
@@ -433,7 +468,8 @@ class TokenMatcher:
             if index.pattern.search(text):
                 index.accepted.add(word)
                 bits |= index_bits
-        self._lookup[attr][word] = self._masks.setdefault(bits, bits)  # many words share one
+        bits = self._lookup[attr][word] = self._masks.setdefault(bits, bits)  # words share one
+        return bits
 
 
 class _Screen:
