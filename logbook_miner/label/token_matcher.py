@@ -63,7 +63,8 @@ _LEXEME_ATTRS = {IDS[name.upper()]: name for name in ("lower", "shape", "prefix"
 _ALL_TRUE = np.uint64(0x0101010101010101)  # eight True booleans read as one uint64
 _AFFIX = 3  # characters of a new word's start and end that choose the regexes it is searched for
 _MAX_AFFIXES = 256  # strings kept for one end of a regex (past it, they are cut shorter)
-_REANCHOR_AT = (64, 512, 4096)  # docs seen when each pattern's anchor is picked again
+# docs seen when each pattern's anchor is picked again; past the last, docs are not counted
+_REANCHOR_AT = (64, 256, 1024)
 
 
 class Unsupported(ValueError):
