@@ -170,9 +170,9 @@ class _Pattern:
 
 
 class _Doc:
-    """A doc's values of the attributes the specs test, read from the doc on first use
-    (every doc needs LOWER and ORTH, few IS_SENT_START), and the tokens of each
-    value and of each spec as bits (bit i: token i), each found once per doc."""
+    """A doc's values of the attributes the specs test, found on first use (every doc
+    reads ORTH, and its LOWER values are mapped from it; few docs read IS_SENT_START), and
+    the tokens of each value and of each spec as bits (bit i: token i), each found once."""
 
     def __init__(self, doc: Doc, lexemes: dict[int, dict[int, int]]) -> None:
         self.doc = doc
@@ -256,9 +256,9 @@ class TokenMatcher:
         # per attr: word -> the requirements it passes, as bits (filled on first sight of each
         # word); a doc's requirements are the OR of its words', a few big-int ORs, not set unions
         self._lookup: dict[int, dict[int, int]] = {}
-        # per ORTH word: the requirements it passes on ORTH and its lexeme's values of the
-        # lexeme attrs looked up (LOWER), and per such attr, each ORTH word's value (both filled
-        # on first sight of the word): a doc's LOWER values are neither read nor looked up
+        # per ORTH word, filled on first sight of it: the requirements it passes, on ORTH and
+        # on its lexeme's value of each lexeme attr looked up (LOWER); and per such attr, the
+        # word's value. A doc's LOWER values are then neither read from it nor looked up.
         self._by_orth: dict[int, int] = {}
         self._lexemes: dict[int, dict[int, int]] = {}
         self._read: list[int] = [ORTH]  # the attrs _present reads from a doc
