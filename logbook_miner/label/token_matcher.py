@@ -65,6 +65,8 @@ _AFFIX = 3  # characters of a new word's start and end that choose the regexes i
 _MAX_AFFIXES = 256  # strings kept for one end of a regex (past it, they are cut shorter)
 # docs seen when each pattern's anchor is picked again; past the last, docs are not counted
 _REANCHOR_AT = (64, 256, 1024)
+# a doc with at most as many distinct ORTH words finds its viable patterns without numpy
+_FEW_WORDS = 16
 
 
 class Unsupported(ValueError):
@@ -247,6 +249,11 @@ class TokenMatcher:
         self._required: tuple[np.ndarray, np.ndarray] | None = None
         self._seen = np.zeros(0, np.int64)  # per requirement, the docs it was present in
         self._docs = 0  # the docs counted in _seen
+        # for docs of few words (see _viable_few): each row's requirements as bits, the rows
+        # of each anchor, and per word mask met, the rows anchored at one of its requirements
+        self._needs: list[int] = []
+        self._by_anchor: dict[int, list[int]] = {}
+        self._rows_of: dict[int, tuple[int, ...]] = {}
         self._scan: list[_Pattern] = []  # patterns with no requirement, tried in every doc
         # per attr: the requirements of each listed word, and every regex, with its bit
         self._words: dict[int, dict[int, int]] = {}  # word -> the bits of its requirements
@@ -373,7 +380,10 @@ class TokenMatcher:
         if not len(doc):
             return found
         state = _Doc(doc, self._lexemes)
-        for pattern in [*self._viable(self._present(state)), *self._scan]:
+        present = self._present(state)
+        viable = (self._viable_few(state, present) if len(state.values[ORTH]) <= _FEW_WORDS
+                  else self._viable(present))
+        for pattern in [*viable, *self._scan]:
             starts = _starts(pattern.segments, state)
             if not starts:
                 continue
@@ -399,6 +409,31 @@ class TokenMatcher:
         every = (passed[table[rows]].view(np.uint64) == _ALL_TRUE).all(axis=1)
         return [self._anchored[k] for k in rows[every].tolist()]
 
+    def _viable_few(self, doc: _Doc, present: int) -> list[_Pattern]:
+        """`_viable` for a doc of few words (half the docs are titles of a few words), without
+        numpy's fixed cost per call: the rows anchored at a requirement of one of its words'
+        masks (kept per mask), each tested in full by two big-int operations."""
+        self._table()
+        masks = set(map(self._by_orth.__getitem__, doc.values[ORTH]))
+        for attr in self._read[1:]:
+            masks.update(map(self._lookup[attr].__getitem__, doc.values[attr]))
+        rows: set[int] = set()
+        for mask in masks:
+            if mask not in self._rows_of:
+                self._rows_of[mask] = tuple(row for r in _bits(mask)
+                                            for row in self._by_anchor.get(r, ()))
+            rows.update(self._rows_of[mask])
+        needs = self._needs
+        return [self._anchored[k] for k in sorted(rows) if present & needs[k] == needs[k]]
+
+    def _anchor(self, anchors: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The table with these anchors; the rows of each anchor for _viable_few."""
+        self._by_anchor, self._rows_of = {}, {}
+        for row, anchor in enumerate(anchors.tolist()):
+            self._by_anchor.setdefault(anchor, []).append(row)
+        self._required = self._required[0], anchors
+        return self._required
+
     def _table(self) -> tuple[np.ndarray, np.ndarray]:
         """The requirements of each pattern that has any, a row per pattern, padded to a
         multiple of 8 with the id one past the last requirement (which `_bit_vector` sets),
@@ -410,22 +445,24 @@ class TokenMatcher:
                 np.array([[*p.required, *[pad] * (width - len(p.required))]
                           for p in self._anchored], dtype=np.intp).reshape(-1, width),
                 np.array([p.anchor for p in self._anchored], dtype=np.intp))
+            self._anchor(self._required[1])
+            self._needs = [sum(1 << r for r in p.required) for p in self._anchored]
             self._seen, self._docs = np.zeros(pad + 1, np.int64), 0
             self._seen[pad] = 1 << 62  # the padding is never an anchor
         return self._required
 
     def _count(self, passed: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Count the docs each requirement is present in, and after _REANCHOR_AT docs, anchor
-        each pattern at its requirement present in the fewest. The static guess (stop words
-        and short lists) cannot tell "gpu" from "nccl": on the shared logbooks, a doc's
-        anchors then pass ~270 patterns, counted ones ~50, whose rows are tested in full.
-        Which anchor a pattern has changes the cost of the test, never which patterns pass."""
+        """Count the docs each requirement is present in (not those of few words), and after
+        _REANCHOR_AT docs, anchor each pattern at its requirement present in the fewest. The
+        static guess (stop words and short lists) cannot tell "gpu" from "nccl": on the
+        shared logbooks, a doc's anchors then pass ~270 patterns, counted ones ~50, whose rows
+        are tested in full. Which anchor a pattern has changes the cost of the test, never
+        which patterns pass."""
         table, anchors = self._required
         self._seen += passed[:len(self._seen)]
         self._docs += 1
         if self._docs in _REANCHOR_AT:
-            anchors = table[np.arange(len(table)), self._seen[table].argmin(axis=1)]
-            self._required = table, anchors
+            return self._anchor(table[np.arange(len(table)), self._seen[table].argmin(axis=1)])
         return table, anchors
 
     def _present(self, doc: _Doc) -> int:
