@@ -20,7 +20,13 @@ from logbook_miner.label import context
 from logbook_miner.label.classifier import CONTEXT_PATH, Classifier, normalise
 from logbook_miner.label.ruler import clue, expand, optimise
 from logbook_miner.label.taxonomy import TAXONOMY_PATH
-from logbook_miner.label.token_matcher import TokenMatcher, Unsupported, _affixes, _Screen
+from logbook_miner.label.token_matcher import (
+    TokenMatcher,
+    Unsupported,
+    _affixes,
+    _Doc,
+    _Screen,
+)
 
 SAMPLES = [
     "Excluded gpu-st-p4d-35 from the hostfile and requeued; NCCL timeout on rank 12 before that.",
@@ -69,6 +75,8 @@ SPECS = st.sampled_from([
     {"LOWER": {"IN": ["died", "was"]}, "LIKE_NUM": False},
     {"ORTH": {"REGEX": "(?i)^gpu$"}}, {"LOWER": {"REGEX": "^[a-z]+\\d$"}, "IS_SENT_START": False},
     {"LOWER": {"REGEX": "^[a-z]+$", "NOT_IN": ["the", "was"]}},
+    {"NORM": {"NOT_IN": ["node"]}},  # an attribute no word list indexes, read on its own
+    {"SHAPE": {"IN": ["xxx", "dd"]}}, {"SHAPE": {"REGEX": "^X"}},  # learned per ORTH word
 ])
 OPS = st.sampled_from([None, None, None, "?", "*", "+", "!", "{2}", "{0,2}", "{1,3}", "{2,}",
                        "{,2}"])
@@ -124,6 +132,24 @@ def test_a_new_word_skips_only_regexes_it_cannot_pass() -> None:
     assert _affixes(re.compile("(?m:^a$)")) == (None, None)  # anchored at line ends
     assert _affixes(re.compile("^k", re.IGNORECASE)) == ({"k"}, None)
     assert re.search("^k", "\u212aill", re.IGNORECASE)
+
+
+def test_few_word_docs_find_the_patterns_numpy_finds() -> None:
+    """The viable patterns of a doc of few words, found in Python, are those numpy's row
+    test finds (the matcher takes either path by the doc's size), on the lines of two
+    written logbooks."""
+    nlp = Classifier().nlp
+    matcher = nlp.get_pipe("rulers").tokens
+    written = sorted((Path(__file__).parents[1] / "benchmarks" / "written_logbooks").glob("*.md"))
+    lines = [line for path in written[:2] for line in path.read_text(encoding="utf-8").split("\n")]
+    viable = 0
+    for line in filter(None, lines):
+        state = _Doc(nlp.make_doc(line), matcher._lexemes)
+        present = matcher._present(state)
+        found = matcher._viable(present)
+        assert matcher._viable_few(state, present) == found, line
+        viable += len(found)
+    assert viable > len(lines)
 
 
 def test_token_matcher_refuses_what_it_does_not_implement() -> None:

@@ -222,6 +222,8 @@ class AnchoredRuler:
         self.keys = [spans_key]
         self.bare_keys: list[str] = []  # keys whose matches are kept as tuples
         self._hashes: dict[int, tuple[int, int]] = {}  # match key -> label and id, as hashes
+        # match key -> its spans key and what follows (start, end) in its row (see match)
+        self._rows: dict[int, tuple[str, tuple]] = {}
 
     def add_patterns(self, patterns: list[dict], spans_key: str | None = None,
                      bare: bool = False) -> None:
@@ -246,6 +248,9 @@ class AnchoredRuler:
                 self.tokens.add(strings[key], pattern)
             except Unsupported:
                 self.others.add(key, [pattern])
+        bare_keys = set(self.bare_keys)  # a spans key made bare keeps every match bare
+        self._rows = {key: (spans_key, (label,) if spans_key in bare_keys else self._hashes[key])
+                      for key, (label, _, spans_key) in self.labels.items()}
 
     def _spellings(self, phrase: str) -> list[Doc]:
         """A phrase as written, and its words joined by hyphens when the tokenizer keeps
@@ -266,18 +271,19 @@ class AnchoredRuler:
 
     def match(self, doc: Doc) -> tuple[dict[str, list[Span]], dict[str, list[tuple]]]:
         """Every match per spans key, sorted as span_ruler does, and the bare matches."""
-        found = set(self.phrases(doc)) | self.tokens(doc)
+        found = self.tokens(doc)  # a new set, which the other matches join
+        found.update(self.phrases(doc))
         if len(self.others):
             found.update(self.others(doc))
-        spans: dict[str, list[tuple[int, int, int, int]]] = {key: [] for key in self.keys}
-        bare: dict[str, list[tuple[int, int, str]]] = {key: [] for key in self.bare_keys}
+        # rows per spans key: Spans sort by (start, end, label, kb_id, id), labels and ids as
+        # hashes; bare matches are (start, end, label)
+        spans: dict[str, list[tuple]] = {key: [] for key in self.keys}
+        bare: dict[str, list[tuple]] = {key: [] for key in self.bare_keys}
+        targets, kinds = spans | bare, self._rows
         for key, start, end in found:
             if start != end:
-                label, _, spans_key = self.labels[key]
-                if spans_key in bare:
-                    bare[spans_key].append((start, end, label))
-                else:  # Spans sort by (start, end, label, kb_id, id), labels and ids as hashes
-                    spans[spans_key].append((start, end, *self._hashes[key]))
+                spans_key, tail = kinds[key]
+                targets[spans_key].append((start, end, *tail))
         return ({key: [Span(doc, start, end, label=label, span_id=span_id)
                        for start, end, label, span_id in sorted(rows)]
                  for key, rows in spans.items()},

@@ -5,7 +5,8 @@ IN or REGEX predicate with a new Token object; on our ~300 patterns that was
 most of the classifier's time. Here each pattern is compiled into segments
 (a token spec, repeated `lo` to `hi` times). Per doc:
 
-1. each distinct word of the doc (its LOWER or ORTH value) is looked up in an
+1. each distinct word of the doc (its ORTH value, which also names its LOWER value:
+   a lexeme attribute's values are learned with the ORTH word) is looked up in an
    index of the word lists and regexes of the specs; a REGEX is run once per
    distinct string, ever (the words found are kept), and not at all if it is
    anchored at the string's start (or end) and cannot begin (or end) with the
@@ -25,7 +26,7 @@ end) such that doc[start:end] matches the pattern, with `?`, `*`, `+`, `{m,n}`
 and `!` as spaCy expands them, and no zero-length match. The values tested are
 those the Matcher reads (`doc.to_array` and the Matcher share spaCy's
 `get_token_attr`; IS_SENT_START is true only where the sentence start is 1; a lexeme
-flag is the token's lexeme's, learned once per ORTH word).
+flag, LOWER, SHAPE, PREFIX and SUFFIX are the token's lexeme's, learned once per ORTH word).
 Several predicates on one attribute ({"REGEX": ..., "NOT_IN": [...]}) must all pass.
 A pattern needing anything else (FUZZY, extension attributes, `>=`, LEMMA)
 raises `Unsupported`, for spaCy's Matcher to match.
@@ -55,10 +56,17 @@ _STRING_ATTRS = {"ORTH", "LOWER", "NORM", "SHAPE", "PREFIX", "SUFFIX"}
 # lexeme flags (0 or 1), compared as spaCy's Matcher does with int(value)
 _FLAG_ATTRS = {name for name in IDS if name.startswith(("IS_", "LIKE_"))} - {"IS_SENT_START"}
 _ALIASES = {"TEXT": "ORTH"}
+# the lexeme attributes but ORTH, by the Lexeme property that reads each: a token's value is its
+# lexeme's, which its ORTH word names (not so NORM: a token's own norm can be set)
+_LEXEME_ATTRS = {IDS[name.upper()]: name for name in ("lower", "shape", "prefix", "suffix")}
 
 _ALL_TRUE = np.uint64(0x0101010101010101)  # eight True booleans read as one uint64
 _AFFIX = 3  # characters of a new word's start and end that choose the regexes it is searched for
 _MAX_AFFIXES = 256  # strings kept for one end of a regex (past it, they are cut shorter)
+# docs seen when each pattern's anchor is picked again; past the last, docs are not counted
+_REANCHOR_AT = (64, 256, 1024)
+# a doc with at most as many distinct ORTH words finds its viable patterns without numpy
+_FEW_WORDS = 16
 
 
 class Unsupported(ValueError):
@@ -164,12 +172,13 @@ class _Pattern:
 
 
 class _Doc:
-    """A doc's values of the attributes the specs test, read from the doc on first use
-    (every doc needs LOWER and ORTH, few IS_SENT_START), and the tokens of each
-    value and of each spec as bits (bit i: token i), each found once per doc."""
+    """A doc's values of the attributes the specs test, found on first use (every doc
+    reads ORTH, and its LOWER values are mapped from it; few docs read IS_SENT_START), and
+    the tokens of each value and of each spec as bits (bit i: token i), each found once."""
 
-    def __init__(self, doc: Doc) -> None:
+    def __init__(self, doc: Doc, lexemes: dict[int, dict[int, int]]) -> None:
         self.doc = doc
+        self.lexemes = lexemes  # per lexeme attr: ORTH word -> its value (TokenMatcher._lexemes)
         self.n = len(doc)
         self.tokens = (1 << self.n) - 1
         self.values: dict[int, set[int]] = {}  # per attr, its distinct values (see distinct)
@@ -178,11 +187,25 @@ class _Doc:
         self._equal: dict[tuple[int, int], int] = {}
         self.masks: dict[_Spec | None, int] = {None: self.tokens}  # None: any token
 
+    def read(self, attrs: list[int]) -> None:
+        """Read the values of `attrs` with one to_array call (a call costs ~1.5 µs, however
+        short the doc)."""
+        if not attrs:  # to_array fails on none
+            return
+        columns = self.doc.to_array(attrs).reshape(self.n, len(attrs)).T  # 1-D for one attr
+        for attr, column in zip(attrs, columns.tolist(), strict=True):
+            self._columns[attr] = column
+            self.values[attr] = set(column)
+
     def distinct(self, attr: int) -> set[int]:
-        """The values of `attr` in the doc."""
+        """The values of `attr` in the doc (a lexeme attr's from its ORTH words', which the
+        matcher has learned by then: a C-level map, not spaCy's to_array)."""
         if attr not in self.values:
-            self._columns[attr] = self.doc.to_array(attr).tolist()
-            self.values[attr] = set(self._columns[attr])
+            if attr in self.lexemes:
+                column = list(map(self.lexemes[attr].__getitem__, self._columns[ORTH]))
+                self._columns[attr], self.values[attr] = column, set(column)
+            else:
+                self.read([attr])
         return self.values[attr]
 
     def words(self, attr: int) -> dict[int, int]:
@@ -224,6 +247,13 @@ class TokenMatcher:
         self._anchored: list[_Pattern] = []  # the patterns with requirements
         # their requirements, a row each (padded), and their anchors (see _table)
         self._required: tuple[np.ndarray, np.ndarray] | None = None
+        self._seen = np.zeros(0, np.int64)  # per requirement, the docs it was present in
+        self._docs = 0  # the docs counted in _seen
+        # for docs of few words (see _viable_few): each row's requirements as bits, the rows
+        # of each anchor, and per word mask met, the rows anchored at one of its requirements
+        self._needs: list[int] = []
+        self._by_anchor: dict[int, list[int]] = {}
+        self._rows_of: dict[int, tuple[int, ...]] = {}
         self._scan: list[_Pattern] = []  # patterns with no requirement, tried in every doc
         # per attr: the requirements of each listed word, and every regex, with its bit
         self._words: dict[int, dict[int, int]] = {}  # word -> the bits of its requirements
@@ -233,6 +263,12 @@ class TokenMatcher:
         # per attr: word -> the requirements it passes, as bits (filled on first sight of each
         # word); a doc's requirements are the OR of its words', a few big-int ORs, not set unions
         self._lookup: dict[int, dict[int, int]] = {}
+        # per ORTH word, filled on first sight of it: the requirements it passes, on ORTH and
+        # on its lexeme's value of each lexeme attr looked up (LOWER); and per such attr, the
+        # word's value. A doc's LOWER values are then neither read from it nor looked up.
+        self._by_orth: dict[int, int] = {}
+        self._lexemes: dict[int, dict[int, int]] = {}
+        self._read: list[int] = [ORTH]  # the attrs _present reads from a doc
         self._masks: dict[int, int] = {}  # each distinct mask once (all numbers pass the same)
         # per lexeme flag tested: the ORTH words that have it (filled on first sight of each
         # word): a flag is the lexeme's, so a check of it is a word list, with no numpy call
@@ -255,6 +291,10 @@ class TokenMatcher:
             self._scan.append(self.patterns[-1])
         # words seen so far were looked up without this pattern
         self._lookup = {attr: {} for attr in self._words}
+        self._by_orth = {}
+        self._lexemes = {attr: {} for attr in self._words if attr in _LEXEME_ATTRS}
+        self._read = [ORTH, *(attr for attr in self._words
+                              if attr != ORTH and attr not in _LEXEME_ATTRS)]
         self._screens = {}  # indexed again when first needed
 
     def _require(self, index: _Index) -> int:
@@ -339,8 +379,11 @@ class TokenMatcher:
         found: set[tuple[int, int, int]] = set()
         if not len(doc):
             return found
-        state = _Doc(doc)
-        for pattern in [*self._viable(self._present(state)), *self._scan]:
+        state = _Doc(doc, self._lexemes)
+        present = self._present(state)
+        viable = (self._viable_few(state, present) if len(state.values[ORTH]) <= _FEW_WORDS
+                  else self._viable(present))
+        for pattern in [*viable, *self._scan]:
             starts = _starts(pattern.segments, state)
             if not starts:
                 continue
@@ -359,10 +402,37 @@ class TokenMatcher:
         whole rows."""
         passed = _bit_vector(present, len(self._requirements))
         table, anchors = self._table()
+        if self._docs < _REANCHOR_AT[-1]:
+            table, anchors = self._count(passed)
         rows = np.flatnonzero(passed[anchors])
         # a row's 8 booleans at a time, read as one integer (numpy's all(axis=1) is 10x slower)
         every = (passed[table[rows]].view(np.uint64) == _ALL_TRUE).all(axis=1)
         return [self._anchored[k] for k in rows[every].tolist()]
+
+    def _viable_few(self, doc: _Doc, present: int) -> list[_Pattern]:
+        """`_viable` for a doc of few words (half the docs are titles of a few words), without
+        numpy's fixed cost per call: the rows anchored at a requirement of one of its words'
+        masks (kept per mask), each tested in full by two big-int operations."""
+        self._table()
+        masks = set(map(self._by_orth.__getitem__, doc.values[ORTH]))
+        for attr in self._read[1:]:
+            masks.update(map(self._lookup[attr].__getitem__, doc.values[attr]))
+        rows: set[int] = set()
+        for mask in masks:
+            if mask not in self._rows_of:
+                self._rows_of[mask] = tuple(row for r in _bits(mask)
+                                            for row in self._by_anchor.get(r, ()))
+            rows.update(self._rows_of[mask])
+        needs = self._needs
+        return [self._anchored[k] for k in sorted(rows) if present & needs[k] == needs[k]]
+
+    def _anchor(self, anchors: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The table with these anchors; the rows of each anchor for _viable_few."""
+        self._by_anchor, self._rows_of = {}, {}
+        for row, anchor in enumerate(anchors.tolist()):
+            self._by_anchor.setdefault(anchor, []).append(row)
+        self._required = self._required[0], anchors
+        return self._required
 
     def _table(self) -> tuple[np.ndarray, np.ndarray]:
         """The requirements of each pattern that has any, a row per pattern, padded to a
@@ -375,21 +445,55 @@ class TokenMatcher:
                 np.array([[*p.required, *[pad] * (width - len(p.required))]
                           for p in self._anchored], dtype=np.intp).reshape(-1, width),
                 np.array([p.anchor for p in self._anchored], dtype=np.intp))
+            self._anchor(self._required[1])
+            self._needs = [sum(1 << r for r in p.required) for p in self._anchored]
+            self._seen, self._docs = np.zeros(pad + 1, np.int64), 0
+            self._seen[pad] = 1 << 62  # the padding is never an anchor
         return self._required
 
+    def _count(self, passed: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Count the docs each requirement is present in (not those of few words), and after
+        _REANCHOR_AT docs, anchor each pattern at its requirement present in the fewest. The
+        static guess (stop words and short lists) cannot tell "gpu" from "nccl": on the
+        shared logbooks, a doc's anchors then pass ~270 patterns, counted ones ~50, whose rows
+        are tested in full. Which anchor a pattern has changes the cost of the test, never
+        which patterns pass."""
+        table, anchors = self._required
+        self._seen += passed[:len(self._seen)]
+        self._docs += 1
+        if self._docs in _REANCHOR_AT:
+            return self._anchor(table[np.arange(len(table)), self._seen[table].argmin(axis=1)])
+        return table, anchors
+
     def _present(self, doc: _Doc) -> int:
-        """The requirements some token of the doc passes, as bits."""
-        present = 0
-        for attr, lookup in self._lookup.items():
-            words = doc.distinct(attr)
+        """The requirements some token of the doc passes, as bits: its ORTH words' (which
+        hold their lexemes'), then those on the other attrs read."""
+        doc.read(self._read)
+        words = doc.values[ORTH]
+        for word in words.difference(self._by_orth):
+            self._learn_orth(word, doc.doc.vocab)
+        present = functools.reduce(operator.or_, map(self._by_orth.__getitem__, words), 0)
+        for attr in self._read[1:]:
+            lookup, words = self._lookup[attr], doc.values[attr]
             for word in words.difference(lookup):
                 self._learn(attr, word, doc.doc.vocab)
             present = functools.reduce(operator.or_, map(lookup.__getitem__, words), present)
         return present
 
-    def _learn(self, attr: int, word: int, vocab: Vocab) -> None:
-        """Note the requirements on `attr` that `word` passes, and for an ORTH word, the flags
-        it has (run once per word)."""
+    def _learn_orth(self, word: int, vocab: Vocab) -> None:
+        """Note the requirements an ORTH word passes on ORTH and on its lexeme's values of the
+        lexeme attrs looked up, each value learned on its own first sight (run once per word)."""
+        bits = self._learn(ORTH, word, vocab) if ORTH in self._lookup else 0
+        lexeme = vocab[word]
+        for attr, values in self._lexemes.items():
+            value = values[word] = getattr(lexeme, _LEXEME_ATTRS[attr])
+            lookup = self._lookup[attr]
+            bits |= lookup[value] if value in lookup else self._learn(attr, value, vocab)
+        self._by_orth[word] = self._masks.setdefault(bits, bits)
+
+    def _learn(self, attr: int, word: int, vocab: Vocab) -> int:
+        """Note (and return) the requirements on `attr` that `word` passes, and for an ORTH
+        word, the flags it has (run once per word)."""
         text, bits = self.strings[word], self._words[attr].get(word, 0)
         if attr == ORTH and self._flagged:
             lexeme = vocab[word]
@@ -402,7 +506,8 @@ class TokenMatcher:
             if index.pattern.search(text):
                 index.accepted.add(word)
                 bits |= index_bits
-        self._lookup[attr][word] = self._masks.setdefault(bits, bits)  # many words share one
+        bits = self._lookup[attr][word] = self._masks.setdefault(bits, bits)  # words share one
+        return bits
 
 
 class _Screen:
