@@ -121,6 +121,7 @@ def _clue(nodes: list) -> frozenset[str] | None:
             run += chr(av)
             continue
         consider(frozenset({run.casefold()}) if run else None)
+        consider(_run_then_branch(run, op, av) if run else None)
         run = ""
         if op is sre.SUBPATTERN:
             consider(_clue(av[-1]))
@@ -132,6 +133,25 @@ def _clue(nodes: list) -> frozenset[str] | None:
             consider(_clue(av[2]))
     consider(frozenset({run.casefold()}) if run else None)
     return best
+
+
+def _run_then_branch(run: str, op, av) -> frozenset[str] | None:
+    """A literal run followed by each alternative's own leading letters: the parser factors a
+    shared prefix out of an alternation ("wps|words" is "w" then "ps" or "ords")."""
+    if op is sre.SUBPATTERN and len(av[-1]) == 1:
+        op, av = av[-1][0]
+    if op is not sre.BRANCH:
+        return None
+    return frozenset((run + _leading_letters(branch)).casefold() for branch in av[1])
+
+
+def _leading_letters(nodes) -> str:
+    letters = ""
+    for op, av in nodes:
+        if op is not sre.LITERAL:
+            break
+        letters += chr(av)
+    return letters
 
 
 def clue(regex: str) -> frozenset[str] | None:
