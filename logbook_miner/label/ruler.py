@@ -115,13 +115,15 @@ def _clue(nodes: list) -> frozenset[str] | None:
         if found and (best is None or min(map(len, found)) > min(map(len, best))):
             best = found
 
-    run = ""
-    for op, av in nodes:
+    run, run_at = "", 0
+    for i, (op, av) in enumerate(nodes):
         if op is sre.LITERAL:
-            run += chr(av)
+            run, run_at = run + chr(av), run_at if run else i
             continue
-        consider(frozenset({run.casefold()}) if run else None)
-        consider(_run_then_branch(run, op, av) if run else None)
+        if run:
+            # the run with what follows it, as far as `_starts` reads: the parser factors a
+            # shared prefix out of an alternation ("wps|words" is "w" then "ps" or "ords")
+            consider(frozenset(s.casefold() for s in _starts(nodes[run_at:])[0]))
         run = ""
         if op is sre.SUBPATTERN:
             consider(_clue(av[-1]))
@@ -133,25 +135,6 @@ def _clue(nodes: list) -> frozenset[str] | None:
             consider(_clue(av[2]))
     consider(frozenset({run.casefold()}) if run else None)
     return best
-
-
-def _run_then_branch(run: str, op, av) -> frozenset[str] | None:
-    """A literal run followed by each alternative's own leading letters: the parser factors a
-    shared prefix out of an alternation ("wps|words" is "w" then "ps" or "ords")."""
-    if op is sre.SUBPATTERN and len(av[-1]) == 1:
-        op, av = av[-1][0]
-    if op is not sre.BRANCH:
-        return None
-    return frozenset((run + _leading_letters(branch)).casefold() for branch in av[1])
-
-
-def _leading_letters(nodes) -> str:
-    letters = ""
-    for op, av in nodes:
-        if op is not sre.LITERAL:
-            break
-        letters += chr(av)
-    return letters
 
 
 def clue(regex: str) -> frozenset[str] | None:
