@@ -432,17 +432,16 @@ def _complete_dates(entries: list[Entry], no_year: dict[int, dates.DateMatch],
     """Years from neighbours (or from a weekday and the year the headings write most), UTC
     timestamps, chronology flags."""
     nearest = _nearest_dated(entries, no_year) if no_year else []
-    written_year: list[int | None] = []  # found on first need
+    written_year = (_most_written_year(titles)
+                    if any(d.weekday is not None for d in no_year.values()) else None)
     for i, entry in enumerate(entries):
         if i in no_year:
             neighbour, found = nearest[i], no_year[i]
             if neighbour is not None:
                 entry.date = dates.infer_year(found.month, found.day, neighbour)
-            elif found.weekday is not None:
-                written_year = written_year or [_most_written_year(titles)]
-                if written_year[0] is not None:
-                    entry.date = dates.year_of_weekday(found.month, found.day, found.weekday,
-                                                       written_year[0])
+            elif found.weekday is not None and written_year is not None:
+                entry.date = dates.year_of_weekday(found.month, found.day, found.weekday,
+                                                   written_year)
             entry.date_inferred = entry.date is not None
         if entry.date and entry.time:
             entry.ts_utc = dates.to_utc(entry.date, entry.time, entry.timezone or default_timezone)
