@@ -416,7 +416,11 @@ def scopes(doc: Doc, rules: dict[str, Rule], own_size: str | None = None) -> lis
                 and not any(o <= a <= c for o, c in parens)]
         start, end = trig.start, trig.end
         if rule.direction != "backward":
-            end = min([last, *(a for a, _, ahead in ends if ahead and a >= trig.end)])
+            # as medspaCy's ConText, a scope ends where the same rule fires again ("no exit and
+            # no progress": the second "no" is the progress cue's own, not the first's)
+            end = min([last, *(a for a, _, ahead in ends if ahead and a >= trig.end),
+                       *(other.start for other, label in found
+                         if label == rule_id and other.start >= trig.end)])
             if rule.max_scope is not None:
                 end = min(end, trig.end + rule.max_scope)
             if rule.explains:  # "we suspect the OOM is related to X": the OOM happened
