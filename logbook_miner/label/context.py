@@ -393,6 +393,9 @@ def scopes(doc: Doc, rules: dict[str, Rule], own_size: str | None = None) -> lis
     text: str | None = None
     words: list[int] | None = None  # each token's ORTH id, read once, only if needed
     out: list[Scope] = []
+    starts_of: dict[str, list[int]] = {}  # each rule's trigger starts, in order
+    for trig, rule_id in sorted(found, key=lambda found_one: found_one[0].start):
+        starts_of.setdefault(rule_id, []).append(trig.start)
     for trig, rule_id in found:
         rule = rules.get(rule_id)
         if rule is None or any(p.start <= trig.start and trig.end <= p.end for p in pseudo):
@@ -418,9 +421,10 @@ def scopes(doc: Doc, rules: dict[str, Rule], own_size: str | None = None) -> lis
         if rule.direction != "backward":
             # as medspaCy's ConText, a scope ends where the same rule fires again ("no exit and
             # no progress": the second "no" is the progress cue's own, not the first's)
+            again = starts_of[rule_id]
+            at = bisect_left(again, trig.end)
             end = min([last, *(a for a, _, ahead in ends if ahead and a >= trig.end),
-                       *(other.start for other, label in found
-                         if label == rule_id and other.start >= trig.end)])
+                       *again[at:at + 1]])
             if rule.max_scope is not None:
                 end = min(end, trig.end + rule.max_scope)
             if rule.explains:  # "we suspect the OOM is related to X": the OOM happened
