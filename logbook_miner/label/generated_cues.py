@@ -94,7 +94,7 @@ def edit_group(code: str, settings: list[str], shared: dict) -> list[dict]:
             [{"TEXT": {"REGEX": rf"(?i)^s([|/#])\(?(--?)?({flags})(\b|_|$)"}}],
             # a diff's added line, a flag or a config key: "+ --clip-grad 0.5", "+  tp: 4"
             [{"ORTH": "+", "IS_SENT_START": True}, {"IS_SPACE": True, "OP": "?"}, _QUOTE,
-             {"LOWER": {"REGEX": rf"^(--?)?([a-z][\w-]*[._])*({flags}):?$"}}],
+             {"LOWER": {"REGEX": rf"^(--?)?([a-z][\w-]*\.)*({flags}):?$"}}],
             # a change record's row that names the setting: "param=grad_clip_norm | old=5.0"
             [{"LOWER": {"IN": ["param", "parameter", "setting", "knob"]}}, {"ORTH": "="}, _TICK,
              key],
