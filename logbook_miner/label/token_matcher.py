@@ -173,7 +173,7 @@ class _Pattern:
 
 class _Doc:
     """A doc's values of the attributes the specs test, found on first use (every doc
-    reads ORTH, and its LOWER values are mapped from it; few docs read IS_SENT_START), and
+    reads ORTH, and its LOWER values are its ORTH words'; few docs read IS_SENT_START), and
     the tokens of each value and of each spec as bits (bit i: token i), each found once."""
 
     def __init__(self, doc: Doc, lexemes: dict[int, dict[int, int]]) -> None:
@@ -181,7 +181,7 @@ class _Doc:
         self.lexemes = lexemes  # per lexeme attr: ORTH word -> its value (TokenMatcher._lexemes)
         self.n = len(doc)
         self.tokens = (1 << self.n) - 1
-        self.values: dict[int, set[int]] = {}  # per attr, its distinct values (see distinct)
+        self.values: dict[int, set[int]] = {}  # per attr, its distinct values (see words)
         self.where: dict[int, dict[int, int]] = {}  # per attr, see words
         self._columns: dict[int, list[int]] = {}
         self._equal: dict[tuple[int, int], int] = {}
@@ -197,26 +197,29 @@ class _Doc:
             self._columns[attr] = column
             self.values[attr] = set(column)
 
-    def distinct(self, attr: int) -> set[int]:
-        """The values of `attr` in the doc (a lexeme attr's from its ORTH words', which the
-        matcher has learned by then: a C-level map, not spaCy's to_array)."""
-        if attr not in self.values:
-            if attr in self.lexemes:
-                column = list(map(self.lexemes[attr].__getitem__, self._columns[ORTH]))
-                self._columns[attr], self.values[attr] = column, set(column)
-            else:
-                self.read([attr])
-        return self.values[attr]
-
     def words(self, attr: int) -> dict[int, int]:
-        """The tokens of each value of `attr` in the doc (value -> bits), kept in `where`."""
-        self.distinct(attr)
-        where = self.where[attr] = {}
-        for value, bit in zip(self._columns[attr], _bits_up_to(self.n), strict=False):
-            if value in where:  # a word met before (a first one costs no new integer)
-                where[value] |= bit
-            else:
-                where[value] = bit
+        """The tokens of each value of `attr` in the doc (value -> bits), kept in `where`; a
+        lexeme attr's are its ORTH words' joined, by the values the matcher has learned for
+        them (a step per distinct word, not per token: nearly every doc reads ORTH and LOWER)."""
+        if attr in self.lexemes:
+            orth = self.where.get(ORTH)
+            if orth is None:
+                orth = self.words(ORTH)
+            value_of, where = self.lexemes[attr], {}
+            for word, bits in orth.items():
+                value = value_of[word]
+                where[value] = where[value] | bits if value in where else bits
+            self.values[attr] = set(where)
+        else:
+            if attr not in self._columns:
+                self.read([attr])
+            where = {}
+            for value, bit in zip(self._columns[attr], _bits_up_to(self.n), strict=False):
+                if value in where:  # a word met before (a first one costs no new integer)
+                    where[value] |= bit
+                else:
+                    where[value] = bit
+        self.where[attr] = where
         return where
 
     def equal(self, attr: int, value: int) -> int:
