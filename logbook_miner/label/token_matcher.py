@@ -67,6 +67,9 @@ _MAX_AFFIXES = 256  # strings kept for one end of a regex (past it, they are cut
 _REANCHOR_AT = (64, 256, 1024)
 # a doc with at most as many distinct ORTH words finds its viable patterns without numpy
 _FEW_WORDS = 16
+# doc.user_data: the doc's ORTH values, a list, left by a component that read them before
+# (sentences.py), so that the matcher need not read them again
+ORTHS_KEY = "logbook_miner.orths"
 
 
 class Unsupported(ValueError):
@@ -189,8 +192,12 @@ class _Doc:
 
     def read(self, attrs: list[int]) -> None:
         """Read the values of `attrs` with one to_array call (a call costs ~1.5 µs, however
-        short the doc)."""
+        short the doc); ORTH alone from ORTHS_KEY, if a component before read them."""
         if not attrs:  # to_array fails on none
+            return
+        if attrs == [ORTH] and ORTHS_KEY in self.doc.user_data:
+            column = self._columns[ORTH] = self.doc.user_data[ORTHS_KEY]
+            self.values[ORTH] = set(column)
             return
         columns = self.doc.to_array(attrs).reshape(self.n, len(attrs)).T  # 1-D for one attr
         for attr, column in zip(attrs, columns.tolist(), strict=True):
