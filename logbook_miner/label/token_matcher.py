@@ -66,7 +66,7 @@ _MAX_AFFIXES = 256  # strings kept for one end of a regex (past it, they are cut
 # docs seen when each pattern's anchor is picked again; past the last, docs are not counted
 _REANCHOR_AT = (64, 256, 1024)
 # a doc with at most as many distinct ORTH words finds its viable patterns without numpy
-_FEW_WORDS = 16
+_FEW_WORDS = 64
 # doc.user_data: the doc's ORTH values, a list, left by a component that read them before
 # (sentences.py), so that the matcher need not read them again
 ORTHS_KEY = "logbook_miner.orths"
@@ -262,11 +262,14 @@ class TokenMatcher:
         self._required: tuple[np.ndarray, np.ndarray] | None = None
         self._seen = np.zeros(0, np.int64)  # per requirement, the docs it was present in
         self._docs = 0  # the docs counted in _seen
-        # for docs of few words (see _viable_few): each row's requirements as bits, the rows
-        # of each anchor, and per word mask met, the rows anchored at one of its requirements
+        # for docs of few words (see _viable_few): each row's requirements as bits, and those
+        # but its anchor; the rows of each anchor; per word mask met, the rows anchored at
+        # one of its requirements, and per attr, those of each word met
         self._needs: list[int] = []
+        self._rest: list[int] = []
         self._by_anchor: dict[int, list[int]] = {}
         self._rows_of: dict[int, tuple[int, ...]] = {}
+        self._rows_of_word: dict[int, dict[int, tuple[int, ...]]] = {}
         self._scan: list[_Pattern] = []  # patterns with no requirement, tried in every doc
         # per attr: the requirements of each listed word, and every regex, with its bit
         self._words: dict[int, dict[int, int]] = {}  # word -> the bits of its requirements
@@ -423,27 +426,39 @@ class TokenMatcher:
         return [self._anchored[k] for k in rows[every].tolist()]
 
     def _viable_few(self, doc: _Doc, present: int) -> list[_Pattern]:
-        """`_viable` for a doc of few words (half the docs are titles of a few words), without
-        numpy's fixed cost per call: the rows anchored at a requirement of one of its words'
-        masks (kept per mask), each tested in full by two big-int operations."""
+        """`_viable` for a doc of few words (most docs are titles or a few lines), without
+        numpy's fixed cost per call: the rows anchored at a requirement of one of its words
+        (kept per word: a word's mask, a big integer, costs more to hash than the word), each
+        tested in full by two big-int operations, or none if its anchor is its only
+        requirement (half the rows; the anchor is present)."""
         self._table()
-        masks = set(map(self._by_orth.__getitem__, doc.values[ORTH]))
-        for attr in self._read[1:]:
-            masks.update(map(self._lookup[attr].__getitem__, doc.values[attr]))
         rows: set[int] = set()
-        for mask in masks:
-            if mask not in self._rows_of:
-                self._rows_of[mask] = tuple(row for r in _bits(mask)
-                                            for row in self._by_anchor.get(r, ()))
-            rows.update(self._rows_of[mask])
-        needs = self._needs
-        return [self._anchored[k] for k in sorted(rows) if present & needs[k] == needs[k]]
+        for attr in self._read:
+            masks = self._by_orth if attr == ORTH else self._lookup[attr]
+            kept = self._rows_of_word.setdefault(attr, {})
+            for word in doc.values[attr]:
+                found = kept.get(word)
+                if found is None:
+                    found = kept[word] = self._anchored_rows(masks[word])
+                rows.update(found)
+        rest = self._rest
+        return [self._anchored[k] for k in sorted(rows)
+                if not rest[k] or present & rest[k] == rest[k]]
+
+    def _anchored_rows(self, mask: int) -> tuple[int, ...]:
+        """The rows anchored at a requirement in `mask` (kept per mask)."""
+        if mask not in self._rows_of:
+            self._rows_of[mask] = tuple(row for r in _bits(mask)
+                                        for row in self._by_anchor.get(r, ()))
+        return self._rows_of[mask]
 
     def _anchor(self, anchors: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The table with these anchors; the rows of each anchor for _viable_few."""
-        self._by_anchor, self._rows_of = {}, {}
+        self._by_anchor, self._rows_of, self._rows_of_word = {}, {}, {}
         for row, anchor in enumerate(anchors.tolist()):
             self._by_anchor.setdefault(anchor, []).append(row)
+        self._rest = [needs & ~(1 << anchor)
+                      for needs, anchor in zip(self._needs, anchors.tolist(), strict=True)]
         self._required = self._required[0], anchors
         return self._required
 
@@ -458,8 +473,8 @@ class TokenMatcher:
                 np.array([[*p.required, *[pad] * (width - len(p.required))]
                           for p in self._anchored], dtype=np.intp).reshape(-1, width),
                 np.array([p.anchor for p in self._anchored], dtype=np.intp))
-            self._anchor(self._required[1])
             self._needs = [sum(1 << r for r in p.required) for p in self._anchored]
+            self._anchor(self._required[1])
             self._seen, self._docs = np.zeros(pad + 1, np.int64), 0
             self._seen[pad] = 1 << 62  # the padding is never an anchor
         return self._required
