@@ -198,9 +198,9 @@ class _Doc:
         short the doc); ORTH alone from ORTHS_KEY, if a component before read them."""
         if not attrs:  # to_array fails on none
             return
-        if attrs == [ORTH] and ORTHS_KEY in self.doc.user_data:
-            column = self._columns[ORTH] = self.doc.user_data[ORTHS_KEY]
-            self.values[ORTH] = set(column)
+        known = self.doc.user_data.get(ORTHS_KEY) if attrs == [ORTH] else None
+        if known is not None and len(known) == self.n:  # (not a doc retokenized since)
+            self._columns[ORTH], self.values[ORTH] = known, set(known)
             return
         columns = self.doc.to_array(attrs).reshape(self.n, len(attrs)).T  # 1-D for one attr
         for attr, column in zip(attrs, columns.tolist(), strict=True):
