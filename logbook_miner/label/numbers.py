@@ -17,6 +17,7 @@ from pathlib import Path
 from ..models import Entry, Metric
 from ..resources import DATA, read_yaml
 from . import leads
+from .context import any_of
 from .cues import FIELDS
 from .ruler import clue
 
@@ -56,19 +57,42 @@ def _patterns(path: Path = METRICS_PATH) -> tuple[_Pattern, ...]:
     return tuple(out)
 
 
+@dataclass(frozen=True, slots=True)
+class _Clues:
+    """Each clue's patterns (by their place in `_patterns()`), the patterns of no clue, and
+    what finds the clues a text holds."""
+
+    patterns: dict[str, frozenset[int]]
+    unclued: frozenset[int]
+    # finds the longest clue that starts at a place (a tree of the clues: one search over a
+    # text, not a substring test for each of the ~70 clues)
+    finder: re.Pattern[str]
+    shorter: dict[str, tuple[str, ...]]  # per clue, the clues it begins with (itself too)
+
+    def found(self, folded: str) -> frozenset[int]:
+        """The patterns whose clue is in `folded` (a case-folded text), and those of none."""
+        clues: set[str] = set()
+        at = self.finder.search(folded)
+        while at:
+            clues.update(self.shorter[at.group()])
+            at = self.finder.search(folded, at.start() + 1)
+        return self.unclued.union(*map(self.patterns.__getitem__, clues))
+
+
 @cache
-def _by_clue() -> tuple[dict[str, frozenset[int]], frozenset[int]]:
-    """Each clue's patterns and the patterns of no clue, by their place in `_patterns()`: a
-    clue is looked for once in a text however many patterns share it (a long log's whole
-    length is read for each clue it does not hold), and only the patterns of the clues
-    found are read. (`_patterns()` as `mine` calls it: with the path given,
-    functools.cache would compile them twice.)"""
+def _by_clue() -> _Clues:
+    """The patterns by their clues: a clue is looked for once in a text however many patterns
+    share it (a long log's whole length is read for each clue it does not hold), and only
+    the patterns of the clues found are read. (`_patterns()` as `mine` calls it: with the
+    path given, functools.cache would compile them twice.)"""
     by_clue: dict[str, set[int]] = {}
     for i, p in enumerate(_patterns()):
         for c in p.clue or ():
             by_clue.setdefault(c, set()).add(i)
     unclued = frozenset(i for i, p in enumerate(_patterns()) if not p.clue)
-    return {c: frozenset(found) for c, found in by_clue.items()}, unclued
+    return _Clues({c: frozenset(found) for c, found in by_clue.items()}, unclued,
+                  re.compile(any_of(set(by_clue))),
+                  {c: tuple(d for d in by_clue if c.startswith(d)) for c in by_clue})
 
 
 def compile_regexes() -> None:
@@ -117,14 +141,13 @@ def _finditer(p: _Pattern, text: str, lower: str | None) -> Iterator[re.Match[st
 def mine(entry: Entry) -> list[Metric]:
     """Every number the metric patterns find in the entry's heading and text, in text order."""
     found: dict[tuple[str, str, int], Metric] = {}
-    patterns, (by_clue, unclued) = _patterns(), _by_clue()
+    patterns, clues = _patterns(), _by_clue()
     for field in FIELDS:
         text = getattr(entry, field) or ""
         folded = text.casefold()
         lower = folded if text.isascii() else None
-        # a substring test is much cheaper than running the regex
-        read = unclued.union(*(found for c, found in by_clue.items() if c in folded))
-        for p in map(patterns.__getitem__, sorted(read)):
+        # looking for the clues is much cheaper than running the regexes
+        for p in map(patterns.__getitem__, sorted(clues.found(folded))):
             for m in _finditer(p, text, lower):
                 if p.unless and any(u.search(_sentence(text, m)) for u in p.unless):
                     continue

@@ -22,6 +22,8 @@ from spacy.pipeline import Sentencizer
 from spacy.strings import get_string_id
 from spacy.tokens import Doc
 
+from .token_matcher import ORTHS_KEY
+
 _ENDS = frozenset(get_string_id(c) for c in Sentencizer.default_punct_chars)
 _NOT_START = 2**64 - 1  # a sentence start of -1, as the uint64 of Doc.to_array and from_array
 # each end character is punctuation, so an end is looked for among punctuation only
@@ -50,6 +52,7 @@ def sentences(doc: Doc) -> Doc:
             starts[i + 1] = 1
     doc.from_array([SENT_START], np.array(starts, dtype=np.uint64))
     doc.user_data[_BOUNDS] = Sentences(doc, starts)  # the flags just set, not read anew
+    doc.user_data[ORTHS_KEY] = orth  # for the token matcher, which reads them too
     return doc
 
 

@@ -39,7 +39,7 @@ import json
 import operator
 import re
 import string
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from re import _constants as sre
 from re import _parser as sre_parse
@@ -66,7 +66,10 @@ _MAX_AFFIXES = 256  # strings kept for one end of a regex (past it, they are cut
 # docs seen when each pattern's anchor is picked again; past the last, docs are not counted
 _REANCHOR_AT = (64, 256, 1024)
 # a doc with at most as many distinct ORTH words finds its viable patterns without numpy
-_FEW_WORDS = 16
+_FEW_WORDS = 64
+# doc.user_data: the doc's ORTH values, a list, left by a component that read them before
+# (sentences.py), so that the matcher need not read them again
+ORTHS_KEY = "logbook_miner.orths"
 
 
 class Unsupported(ValueError):
@@ -128,16 +131,18 @@ class _FlagCheck:
 
 
 class _Spec:
-    """A token spec without its OP: the checks every matched token passes."""
+    """A token spec without its OP: the checks every matched token passes. `mask(doc)` gives
+    the doc's tokens that pass, as bits: a lone check's own (nine specs in ten have one
+    check, and a call less per spec and doc is ~20% of their masks' cost)."""
 
-    __slots__ = ("checks", "index")
+    __slots__ = ("checks", "index", "mask")
 
     def __init__(self, checks: list[_Check | _FlagCheck], index: _Index | None) -> None:
         self.checks = checks
         self.index = index
+        self.mask: Callable[[_Doc], int] = checks[0].mask if len(checks) == 1 else self._all
 
-    def mask(self, doc: _Doc) -> int:
-        """The doc's tokens that pass, as bits."""
+    def _all(self, doc: _Doc) -> int:
         found = doc.tokens
         for check in self.checks:
             found &= check.mask(doc)
@@ -152,8 +157,9 @@ class _Negated(_Spec):
     def __init__(self, spec: _Spec | None) -> None:
         super().__init__([], None)
         self.spec = spec
+        self.mask = self._failing
 
-    def mask(self, doc: _Doc) -> int:
+    def _failing(self, doc: _Doc) -> int:
         return 0 if self.spec is None else doc.tokens ^ doc.mask(self.spec)
 
 
@@ -173,7 +179,7 @@ class _Pattern:
 
 class _Doc:
     """A doc's values of the attributes the specs test, found on first use (every doc
-    reads ORTH, and its LOWER values are mapped from it; few docs read IS_SENT_START), and
+    reads ORTH, and its LOWER values are its ORTH words'; few docs read IS_SENT_START), and
     the tokens of each value and of each spec as bits (bit i: token i), each found once."""
 
     def __init__(self, doc: Doc, lexemes: dict[int, dict[int, int]]) -> None:
@@ -181,7 +187,7 @@ class _Doc:
         self.lexemes = lexemes  # per lexeme attr: ORTH word -> its value (TokenMatcher._lexemes)
         self.n = len(doc)
         self.tokens = (1 << self.n) - 1
-        self.values: dict[int, set[int]] = {}  # per attr, its distinct values (see distinct)
+        self.values: dict[int, set[int]] = {}  # per attr, its distinct values (see words)
         self.where: dict[int, dict[int, int]] = {}  # per attr, see words
         self._columns: dict[int, list[int]] = {}
         self._equal: dict[tuple[int, int], int] = {}
@@ -189,34 +195,41 @@ class _Doc:
 
     def read(self, attrs: list[int]) -> None:
         """Read the values of `attrs` with one to_array call (a call costs ~1.5 µs, however
-        short the doc)."""
+        short the doc); ORTH alone from ORTHS_KEY, if a component before read them."""
         if not attrs:  # to_array fails on none
+            return
+        known = self.doc.user_data.get(ORTHS_KEY) if attrs == [ORTH] else None
+        if known is not None and len(known) == self.n:  # (not a doc retokenized since)
+            self._columns[ORTH], self.values[ORTH] = known, set(known)
             return
         columns = self.doc.to_array(attrs).reshape(self.n, len(attrs)).T  # 1-D for one attr
         for attr, column in zip(attrs, columns.tolist(), strict=True):
             self._columns[attr] = column
             self.values[attr] = set(column)
 
-    def distinct(self, attr: int) -> set[int]:
-        """The values of `attr` in the doc (a lexeme attr's from its ORTH words', which the
-        matcher has learned by then: a C-level map, not spaCy's to_array)."""
-        if attr not in self.values:
-            if attr in self.lexemes:
-                column = list(map(self.lexemes[attr].__getitem__, self._columns[ORTH]))
-                self._columns[attr], self.values[attr] = column, set(column)
-            else:
-                self.read([attr])
-        return self.values[attr]
-
     def words(self, attr: int) -> dict[int, int]:
-        """The tokens of each value of `attr` in the doc (value -> bits), kept in `where`."""
-        self.distinct(attr)
-        where = self.where[attr] = {}
-        for value, bit in zip(self._columns[attr], _bits_up_to(self.n), strict=False):
-            if value in where:  # a word met before (a first one costs no new integer)
-                where[value] |= bit
-            else:
-                where[value] = bit
+        """The tokens of each value of `attr` in the doc (value -> bits), kept in `where`; a
+        lexeme attr's are its ORTH words' joined, by the values the matcher has learned for
+        them (a step per distinct word, not per token: nearly every doc reads ORTH and LOWER)."""
+        if attr in self.lexemes:
+            orth = self.where.get(ORTH)
+            if orth is None:
+                orth = self.words(ORTH)
+            value_of, where = self.lexemes[attr], {}
+            for word, bits in orth.items():
+                value = value_of[word]
+                where[value] = where[value] | bits if value in where else bits
+            self.values[attr] = set(where)
+        else:
+            if attr not in self._columns:
+                self.read([attr])
+            where = {}
+            for value, bit in zip(self._columns[attr], _bits_up_to(self.n), strict=False):
+                if value in where:  # a word met before (a first one costs no new integer)
+                    where[value] |= bit
+                else:
+                    where[value] = bit
+        self.where[attr] = where
         return where
 
     def equal(self, attr: int, value: int) -> int:
@@ -249,11 +262,14 @@ class TokenMatcher:
         self._required: tuple[np.ndarray, np.ndarray] | None = None
         self._seen = np.zeros(0, np.int64)  # per requirement, the docs it was present in
         self._docs = 0  # the docs counted in _seen
-        # for docs of few words (see _viable_few): each row's requirements as bits, the rows
-        # of each anchor, and per word mask met, the rows anchored at one of its requirements
+        # for docs of few words (see _viable_few): each row's requirements as bits, and those
+        # but its anchor; the rows of each anchor; per word mask met, the rows anchored at
+        # one of its requirements, and per attr, those of each word met
         self._needs: list[int] = []
+        self._rest: list[int] = []
         self._by_anchor: dict[int, list[int]] = {}
         self._rows_of: dict[int, tuple[int, ...]] = {}
+        self._rows_of_word: dict[int, dict[int, tuple[int, ...]]] = {}
         self._scan: list[_Pattern] = []  # patterns with no requirement, tried in every doc
         # per attr: the requirements of each listed word, and every regex, with its bit
         self._words: dict[int, dict[int, int]] = {}  # word -> the bits of its requirements
@@ -410,27 +426,39 @@ class TokenMatcher:
         return [self._anchored[k] for k in rows[every].tolist()]
 
     def _viable_few(self, doc: _Doc, present: int) -> list[_Pattern]:
-        """`_viable` for a doc of few words (half the docs are titles of a few words), without
-        numpy's fixed cost per call: the rows anchored at a requirement of one of its words'
-        masks (kept per mask), each tested in full by two big-int operations."""
+        """`_viable` for a doc of few words (most docs are titles or a few lines), without
+        numpy's fixed cost per call: the rows anchored at a requirement of one of its words
+        (kept per word: a word's mask, a big integer, costs more to hash than the word), each
+        tested in full by two big-int operations, or none if its anchor is its only
+        requirement (half the rows; the anchor is present)."""
         self._table()
-        masks = set(map(self._by_orth.__getitem__, doc.values[ORTH]))
-        for attr in self._read[1:]:
-            masks.update(map(self._lookup[attr].__getitem__, doc.values[attr]))
         rows: set[int] = set()
-        for mask in masks:
-            if mask not in self._rows_of:
-                self._rows_of[mask] = tuple(row for r in _bits(mask)
-                                            for row in self._by_anchor.get(r, ()))
-            rows.update(self._rows_of[mask])
-        needs = self._needs
-        return [self._anchored[k] for k in sorted(rows) if present & needs[k] == needs[k]]
+        for attr in self._read:
+            masks = self._by_orth if attr == ORTH else self._lookup[attr]
+            kept = self._rows_of_word.setdefault(attr, {})
+            for word in doc.values[attr]:
+                found = kept.get(word)
+                if found is None:
+                    found = kept[word] = self._anchored_rows(masks[word])
+                rows.update(found)
+        rest = self._rest
+        return [self._anchored[k] for k in sorted(rows)
+                if not rest[k] or present & rest[k] == rest[k]]
+
+    def _anchored_rows(self, mask: int) -> tuple[int, ...]:
+        """The rows anchored at a requirement in `mask` (kept per mask)."""
+        if mask not in self._rows_of:
+            self._rows_of[mask] = tuple(row for r in _bits(mask)
+                                        for row in self._by_anchor.get(r, ()))
+        return self._rows_of[mask]
 
     def _anchor(self, anchors: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The table with these anchors; the rows of each anchor for _viable_few."""
-        self._by_anchor, self._rows_of = {}, {}
+        self._by_anchor, self._rows_of, self._rows_of_word = {}, {}, {}
         for row, anchor in enumerate(anchors.tolist()):
             self._by_anchor.setdefault(anchor, []).append(row)
+        self._rest = [needs & ~(1 << anchor)
+                      for needs, anchor in zip(self._needs, anchors.tolist(), strict=True)]
         self._required = self._required[0], anchors
         return self._required
 
@@ -445,8 +473,8 @@ class TokenMatcher:
                 np.array([[*p.required, *[pad] * (width - len(p.required))]
                           for p in self._anchored], dtype=np.intp).reshape(-1, width),
                 np.array([p.anchor for p in self._anchored], dtype=np.intp))
-            self._anchor(self._required[1])
             self._needs = [sum(1 << r for r in p.required) for p in self._anchored]
+            self._anchor(self._required[1])
             self._seen, self._docs = np.zeros(pad + 1, np.int64), 0
             self._seen[pad] = 1 << 62  # the padding is never an anchor
         return self._required

@@ -43,6 +43,7 @@ class _Measure:
 class _Trends:
     measures: tuple[_Measure, ...]
     changes: tuple[tuple[re.Pattern[str], tuple[str, ...], frozenset[str]], ...]  # + clues
+    change_clues: frozenset[str]  # the clues of all the changes, each looked for once
     hypothetical: re.Pattern[str]
     # finds one of the strings without which a sentence (case-folded) names no measure: one
     # search is cheaper than a substring test for each
@@ -65,7 +66,8 @@ def _trends(path: Path = TRENDS_PATH) -> _Trends:
                  float(m["by"]))
         for m in data["measures"])
     clues = frozenset(c for m in data["measures"] for w in m["words"] for c in clue(w) or {""})
-    return _Trends(measures, tuple(changes), re.compile(data["hypothetical"], re.IGNORECASE),
+    return _Trends(measures, tuple(changes), frozenset().union(*(c for _, _, c in changes)),
+                   re.compile(data["hypothetical"], re.IGNORECASE),
                    re.compile("|".join(map(re.escape, sorted(clues)))))
 
 
@@ -107,9 +109,11 @@ def _named(measure: _Measure, sentence: str, m: re.Match[str], values: tuple[str
 
 
 def _in_sentence(sentence: str, folded: str, trends: _Trends) -> Iterator[tuple[str, int, int]]:
-    # a change is rare: the sentence is asked whether it is hypothetical only when it has one
+    # a change is rare: the sentence is asked whether it is hypothetical only when it has one.
+    # Each clue is looked for once, not once per change that has it ("from" is in four)
+    present = {c for c in trends.change_clues if c in folded}
     changes = [(m, values) for regex, values, clues in trends.changes
-               if any(c in folded for c in clues) for m in regex.finditer(sentence)]
+               if not clues.isdisjoint(present) for m in regex.finditer(sentence)]
     if not changes or trends.hypothetical.search(sentence):
         return
     for m, values in changes:

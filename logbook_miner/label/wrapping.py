@@ -40,9 +40,10 @@ def _hard_break(text: str, m: re.Match) -> bool:
     if not (before.isalnum() or before in _SOFT_BEFORE):
         return True
     line_start = text.rfind("\n", 0, m.start()) + 1
-    if len(_COLUMN_GAP.findall(text, line_start, m.start())) >= 2:  # a row of aligned columns
+    if not (after.islower() or (after.isalnum() and m.start() - line_start >= _WRAP_WIDTH)):
         return True
-    return not (after.islower() or (after.isalnum() and m.start() - line_start >= _WRAP_WIDTH))
+    # a row of aligned columns (asked last: the costliest test)
+    return len(_COLUMN_GAP.findall(text, line_start, m.start())) >= 2
 
 
 def normalise(text: str) -> tuple[str, list[int]]:
