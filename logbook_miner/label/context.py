@@ -393,13 +393,14 @@ def scopes(doc: Doc, rules: dict[str, Rule], own_size: str | None = None) -> lis
     text: str | None = None
     words: list[int] | None = None  # each token's ORTH id, read once, only if needed
     out: list[Scope] = []
+    # the triggers that count: a rule's, and not inside a pseudo-trigger ("no longer")
+    live = [(trig, rule_id) for trig, rule_id in found if rule_id in rules
+            and not any(p.start <= trig.start and trig.end <= p.end for p in pseudo)]
     starts_of: dict[str, list[int]] = {}  # each rule's trigger starts, in order
-    for trig, rule_id in sorted(found, key=lambda found_one: found_one[0].start):
+    for trig, rule_id in sorted(live, key=lambda one: one[0].start):
         starts_of.setdefault(rule_id, []).append(trig.start)
-    for trig, rule_id in found:
-        rule = rules.get(rule_id)
-        if rule is None or any(p.start <= trig.start and trig.end <= p.end for p in pseudo):
-            continue
+    for trig, rule_id in live:
+        rule = rules[rule_id]
         if rule.model_size and not _names_other_model(trig, own_size):
             continue
         # the trigger's sentence, tokens [first, last)
