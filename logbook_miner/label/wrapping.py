@@ -12,6 +12,12 @@ import re
 
 _SOFT_BEFORE = ",-(/+%&"  # a line ending in these stopped mid-sentence
 _WRAP_WIDTH = 60  # characters: a shorter line ended on purpose
+# a line that opens with a tag ("#training", a chat export's channel; "#SBATCH") is never
+# wrapped (a script's comment, "# force crashing on nccl issues", may run on)
+_TAG = re.compile(r"#\w")
+# a line that opens with a date or a time is a record of its own ("2023-01-09 03:45 added
+# gpu-044 to --exclude"), not the rest of a long line before it
+_STAMPED = re.compile(r"\d{4}-\d\d-\d\d\b|\d{1,2}:\d\d\b")
 # spaces that align a table's columns (a space first, which re skips ahead to: it tries a
 # regex that opens with a lookbehind, or with a choice of classes, at every character)
 _COLUMN_GAP = re.compile(r" (?<=\S ) +(?=\S)")
@@ -28,9 +34,9 @@ _LONG_WORD_AFTER_SPACE = re.compile(rf"\s\S{{{_MAX_WORD + 1}}}")
 def _hard_break(text: str, m: re.Match) -> bool:
     """True if a whitespace run ends a line for real, not a line wrapped by a PDF.
 
-    A wrapped line stops mid-sentence (on a word or a comma) and goes on in
-    lower case, or, when it is long enough to have hit the margin, in any word
-    or number ("from 512 to / 1024").
+    A wrapped line stops mid-sentence (on a word or a comma) and goes on in lower case,
+    or, when it is long enough to have hit the margin, in any word or number ("from 512
+    to / 1024"), unless it opens with a tag or the next opens with a date or a time.
     """
     run = m.group()
     if run.count("\n") != 1:
@@ -40,7 +46,11 @@ def _hard_break(text: str, m: re.Match) -> bool:
     if not (before.isalnum() or before in _SOFT_BEFORE):
         return True
     line_start = text.rfind("\n", 0, m.start()) + 1
+    if _TAG.match(text, line_start):
+        return True
     if not (after.islower() or (after.isalnum() and m.start() - line_start >= _WRAP_WIDTH)):
+        return True
+    if after.isdigit() and _STAMPED.match(text, m.end()):
         return True
     # a row of aligned columns (asked last: the costliest test)
     return len(_COLUMN_GAP.findall(text, line_start, m.start())) >= 2
