@@ -51,11 +51,15 @@ def _words(name: str) -> list[str]:
     return [*words, name[start:]]
 
 
-_WAS = {"LOWER": {"IN": ["was", "previously", "formerly", "from"]}}  # "(was 96)": the old value
+_WAS = {"LOWER": {"IN": ["was", "previously", "formerly", "from", "before"]}}  # "(was 96)": the old value
+# where the old value is told beside the new: "(was 96)", a comment's "# was TP=4 PP=8"
+_ASIDE = {"ORTH": {"IN": ["(", "#"]}}
 _KEY_VALUE = {"ORTH": {"IN": [":", "="]}}  # a config line's key and value: "clip_grad: 0.6"
 _TICK = {"ORTH": "`", "OP": "?"}  # a name written as code: "`lr_decay_iters` changed"
 _QUOTE = {"ORTH": {"IN": ['"', "'"]}, "OP": "?"}  # a JSON key: '+  "gradient_clipping": 0.5,'
 _PRESENT = {"LOWER": {"IN": ["is", "are"]}}
+# "the Adam epsilon is increase to 1e-5": a present said as a past, with its auxiliary
+_PRESENT_OR_PAST = {"LOWER": {"IN": ["is", "are", "was", "were"]}, "OP": "?"}
 _NOT_BETWEEN = [".", ";", "\n", "and", "but", "will", "would", "should", "could", "might", "may",
                 "can", "to", "has", "have", "had", "fallen", "fell", "dropped", "rose", "risen",
                 "grew", "grown", "went", "climbed", "decayed", "warms", "warm", "ramps", "ramp",
@@ -108,7 +112,7 @@ def edit_group(code: str, settings: list[str], shared: dict) -> list[dict]:
             [flag_set, {"LOWER": "instead"}, {"LOWER": "of"}, value],
             # a flag with its value and the old one, or said to be the value now: "--nodes=128
             # (was 96)", "eval_interval=1000 (was 250)", "per_device_train_batch_size=16 now"
-            [flag_set, {"IS_SPACE": True, "OP": "?"}, {"ORTH": "("}, _WAS],
+            [flag_set, {"IS_SPACE": True, "OP": "?"}, _ASIDE, _WAS],
             [flag_set, {"LOWER": "now"}],
             # a config line (its key is a flag's joined words) beside its old value or the step
             # it holds from: "`clip_grad: 0.6` (was 1.0)", "`moe.capacity_factor: 1.5` from
@@ -125,7 +129,7 @@ def edit_group(code: str, settings: list[str], shared: dict) -> list[dict]:
             [*setting, {"LOWER": {"IN": [*_MOVED, "now"]}, "OP": "?"},
              {"LOWER": "from"}, value, {"LOWER": {"IN": ["down", "up"]}, "OP": "?"},
              shared["to"], value],
-            [*setting, {"LOWER": {"IN": _MOVED}}, {"LOWER": "to"}, value],
+            [*setting, _PRESENT_OR_PAST, {"LOWER": {"IN": _MOVED}}, {"LOWER": "to"}, value],
             # a few words between the setting and its values: "the max grad norm more small, from
             # 2.0 to 1.0", "the gradient norm cap from 1.0 to 0.8 on Tuesday"
             # (not a plan, nor a value that moved by itself: "will be extended from", "the loss
@@ -148,8 +152,7 @@ def edit_group(code: str, settings: list[str], shared: dict) -> list[dict]:
              {"LOWER": {"IN": ["multiplied", "scaled", "divided", "halved", "doubled"]}},
              {"LOWER": "by", "OP": "?"}, shared["value_or_not"]],
             [*setting, {"IS_PUNCT": False, "OP": "{0,2}"}, value,
-             {"IS_PUNCT": False, "OP": "{0,2}"}, {"ORTH": "("},
-             _WAS],
+             {"IS_PUNCT": False, "OP": "{0,2}"}, _ASIDE, _WAS],
             # "loss_scale_window 1000 -> 500", "global_batch_size: 768 -> 1536", "PPO epochs per
             # rollout 4 -> 2"
             # (not a division worked out: "64 layers over PP=32 => 2 layers per gpu")
