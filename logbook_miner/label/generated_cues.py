@@ -51,8 +51,8 @@ def _words(name: str) -> list[str]:
     return [*words, name[start:]]
 
 
-_WAS = {"LOWER": {"IN": ["was", "previously", "formerly", "from", "before"]}}  # "(was 96)": the old value
-# where the old value is told beside the new: "(was 96)", a comment's "# was TP=4 PP=8"
+# the old value told beside the new: "(was 96)", "(before 2)", a comment's "# was TP=4 PP=8"
+_WAS = {"LOWER": {"IN": ["was", "previously", "formerly", "from", "before"]}}
 _ASIDE = {"ORTH": {"IN": ["(", "#"]}}
 _KEY_VALUE = {"ORTH": {"IN": [":", "="]}}  # a config line's key and value: "clip_grad: 0.6"
 _TICK = {"ORTH": "`", "OP": "?"}  # a name written as code: "`lr_decay_iters` changed"
