@@ -58,6 +58,9 @@ _KEY_VALUE = {"ORTH": {"IN": [":", "="]}}  # a config line's key and value: "cli
 _TICK = {"ORTH": "`", "OP": "?"}  # a name written as code: "`lr_decay_iters` changed"
 _QUOTE = {"ORTH": {"IN": ['"', "'"]}, "OP": "?"}  # a JSON key: '+  "gradient_clipping": 0.5,'
 _PRESENT = {"LOWER": {"IN": ["is", "are"]}}
+# what a value counts, said after it: "batch size is adjust from 2M token to 4M token"
+_UNIT = {"LOWER": {"IN": ["token", "tokens", "seq", "seqs", "sequences", "samples", "steps",
+                          "layers", "heads", "nodes", "gpus"]}, "OP": "?"}
 # "the Adam epsilon is increase to 1e-5": a present said as a past, with its auxiliary
 _PRESENT_OR_PAST = {"LOWER": {"IN": ["is", "are", "was", "were"]}, "OP": "?"}
 _NOT_BETWEEN = [".", ";", "\n", "and", "but", "will", "would", "should", "could", "might", "may",
@@ -109,6 +112,8 @@ def edit_group(code: str, settings: list[str], shared: dict) -> list[dict]:
             # a layout said as its flags, set, or beside the old value: "I switched it to TP=4,
             # PP=12, DP=8 today", "with DP=64 instead of 32"
             [shared["change_verb"], {"IS_PUNCT": False, "OP": "{0,2}"}, {"LOWER": "to"}, flag_set],
+            # a switch flag switched to: "we switched to --bf16"
+            [shared["change_verb"], {"LOWER": "to"}, {"LOWER": {"REGEX": rf"^--({flags})$"}}],
             [flag_set, {"LOWER": "instead"}, {"LOWER": "of"}, value],
             # a flag with its value and the old one, or said to be the value now: "--nodes=128
             # (was 96)", "eval_interval=1000 (was 250)", "per_device_train_batch_size=16 now"
@@ -126,8 +131,8 @@ def edit_group(code: str, settings: list[str], shared: dict) -> list[dict]:
             # "peak LR down from 3e-4 to 2e-4", "LR down to 0.9e-4", "lr const 2e-5 (was 1.5e-5)"
             # "embedding init std from 0.02 down to 0.0048", "Number of layers increase from
             # 24 to 32", "data ratio increase to 8%" (a present said as a past)
-            [*setting, {"LOWER": {"IN": [*_MOVED, "now"]}, "OP": "?"},
-             {"LOWER": "from"}, value, {"LOWER": {"IN": ["down", "up"]}, "OP": "?"},
+            [*setting, _PRESENT_OR_PAST, {"LOWER": {"IN": [*_MOVED, "now"]}, "OP": "?"},
+             {"LOWER": "from"}, value, _UNIT, {"LOWER": {"IN": ["down", "up"]}, "OP": "?"},
              shared["to"], value],
             [*setting, _PRESENT_OR_PAST, {"LOWER": {"IN": _MOVED}}, {"LOWER": "to"}, value],
             # a few words between the setting and its values: "the max grad norm more small, from
