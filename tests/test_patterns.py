@@ -106,6 +106,19 @@ def test_token_matcher_finds_what_spacys_matcher_finds(patterns, tokens) -> None
     assert ours(doc) == {m for m in spacy_matcher(doc) if m[1] < m[2]}
 
 
+def test_a_lexeme_check_added_later_finds_the_words_seen_before() -> None:
+    """A LOWER or SHAPE check is of the ORTH words whose lexeme passes, noted as each word is
+    first seen: a pattern added after a doc was read finds that doc's words all the same."""
+    vocab = spacy.blank("en").vocab
+    doc = Doc(vocab, words=["The", "GPU", "died"])
+    matcher = TokenMatcher(vocab.strings)
+    matcher.add(1, [{"LOWER": "died"}])
+    assert matcher(doc) == {(1, 2, 3)}
+    matcher.add(2, [{"LOWER": {"NOT_IN": ["the"]}}, {"LOWER": "died"}])
+    matcher.add(3, [{"SHAPE": "XXX"}])
+    assert matcher(doc) == {(1, 2, 3), (2, 1, 3), (3, 1, 2)}
+
+
 def test_a_new_word_skips_only_regexes_it_cannot_pass() -> None:
     """A new word is searched only for the regexes anchored at its ends whose first (last)
     characters its own allow, and never skips one that finds it: every data regex on the
@@ -144,7 +157,7 @@ def test_few_word_docs_find_the_patterns_numpy_finds() -> None:
     lines = [line for path in written[:2] for line in path.read_text(encoding="utf-8").split("\n")]
     viable = 0
     for line in filter(None, lines):
-        state = _Doc(nlp.make_doc(line), matcher._lexemes)
+        state = _Doc(nlp.make_doc(line))
         present = matcher._present(state)
         found = matcher._viable(present)
         assert matcher._viable_few(state, present) == found, line

@@ -89,7 +89,8 @@ class _Index:
     heads: frozenset[str] | None = None
     tails: frozenset[str] | None = None
     least: int = 0  # the fewest characters a match of `pattern` spans (re's own bound)
-    # the words seen so far that `pattern` finds (each word is searched once, when first seen)
+    # the words seen so far that `pattern` finds (each word is searched once, when first seen);
+    # on a lexeme attr, for a word list too: the ORTH words seen whose lexeme's value passes
     accepted: set[int] = field(default_factory=set)
 
 
@@ -179,12 +180,12 @@ class _Pattern:
 
 class _Doc:
     """A doc's values of the attributes the specs test, found on first use (every doc
-    reads ORTH, and its LOWER values are its ORTH words'; few docs read IS_SENT_START), and
-    the tokens of each value and of each spec as bits (bit i: token i), each found once."""
+    reads ORTH; a lexeme attr's checks are of ORTH words, see TokenMatcher._check_of; few
+    docs read IS_SENT_START), and the tokens of each value and of each spec as bits (bit i:
+    token i), each found once."""
 
-    def __init__(self, doc: Doc, lexemes: dict[int, dict[int, int]]) -> None:
+    def __init__(self, doc: Doc) -> None:
         self.doc = doc
-        self.lexemes = lexemes  # per lexeme attr: ORTH word -> its value (TokenMatcher._lexemes)
         self.n = len(doc)
         self.tokens = (1 << self.n) - 1
         self.values: dict[int, set[int]] = {}  # per attr, its distinct values (see words)
@@ -208,27 +209,15 @@ class _Doc:
             self.values[attr] = set(column)
 
     def words(self, attr: int) -> dict[int, int]:
-        """The tokens of each value of `attr` in the doc (value -> bits), kept in `where`; a
-        lexeme attr's are its ORTH words' joined, by the values the matcher has learned for
-        them (a step per distinct word, not per token: nearly every doc reads ORTH and LOWER)."""
-        if attr in self.lexemes:
-            orth = self.where.get(ORTH)
-            if orth is None:
-                orth = self.words(ORTH)
-            value_of, where = self.lexemes[attr], {}
-            for word, bits in orth.items():
-                value = value_of[word]
-                where[value] = where[value] | bits if value in where else bits
-            self.values[attr] = set(where)
-        else:
-            if attr not in self._columns:
-                self.read([attr])
-            where = {}
-            for value, bit in zip(self._columns[attr], _bits_up_to(self.n), strict=False):
-                if value in where:  # a word met before (a first one costs no new integer)
-                    where[value] |= bit
-                else:
-                    where[value] = bit
+        """The tokens of each value of `attr` in the doc (value -> bits), kept in `where`."""
+        if attr not in self._columns:
+            self.read([attr])
+        where: dict[int, int] = {}
+        for value, bit in zip(self._columns[attr], _bits_up_to(self.n), strict=False):
+            if value in where:  # a word met before (a first one costs no new integer)
+                where[value] |= bit
+            else:
+                where[value] = bit
         self.where[attr] = where
         return where
 
@@ -280,10 +269,14 @@ class TokenMatcher:
         # word); a doc's requirements are the OR of its words', a few big-int ORs, not set unions
         self._lookup: dict[int, dict[int, int]] = {}
         # per ORTH word, filled on first sight of it: the requirements it passes, on ORTH and
-        # on its lexeme's value of each lexeme attr looked up (LOWER); and per such attr, the
-        # word's value. A doc's LOWER values are then neither read from it nor looked up.
+        # on its lexeme's value of each lexeme attr looked up (LOWER). A doc's LOWER values
+        # are then neither read from it nor looked up (see _check_of).
         self._by_orth: dict[int, int] = {}
-        self._lexemes: dict[int, dict[int, int]] = {}
+        self._lexemes: list[int] = []  # the lexeme attrs looked up
+        # per lexeme attr: each value -> the word lists that hold it (fixed), and the indexes it
+        # passes (lists and regexes, filled on first sight of the value, like _lookup)
+        self._listing: dict[int, dict[int, list[_Index]]] = {}
+        self._passing: dict[int, dict[int, list[_Index]]] = {}
         self._read: list[int] = [ORTH]  # the attrs _present reads from a doc
         self._masks: dict[int, int] = {}  # each distinct mask once (all numbers pass the same)
         # per lexeme flag tested: the ORTH words that have it (filled on first sight of each
@@ -308,7 +301,8 @@ class TokenMatcher:
         # words seen so far were looked up without this pattern
         self._lookup = {attr: {} for attr in self._words}
         self._by_orth = {}
-        self._lexemes = {attr: {} for attr in self._words if attr in _LEXEME_ATTRS}
+        self._lexemes = [attr for attr in self._words if attr in _LEXEME_ATTRS]
+        self._passing = {attr: {} for attr in self._lexemes}
         self._read = [ORTH, *(attr for attr in self._words
                               if attr != ORTH and attr not in _LEXEME_ATTRS)]
         self._screens = {}  # indexed again when first needed
@@ -370,13 +364,10 @@ class TokenMatcher:
         if isinstance(value, dict) and len(value) == 1:
             (kind, arg), = value.items()
             if kind in ("IN", "NOT_IN") and all(isinstance(v, str | int) for v in arg):
-                words = frozenset(get_string_id(v) for v in arg)
+                index = self._list_index(attr_id, arg)
                 if kind == "NOT_IN":
-                    return _Check(attr_id, words, negate=True), None
-                if (attr_id, words) not in self._listed:
-                    rarity = (0, sum(map(_common, arg)), len(words))
-                    self._listed[attr_id, words] = _Index(attr_id, words, None, rarity)
-                return _Check(attr_id, words), self._listed[attr_id, words]
+                    return _check_of(index, negate=True), None
+                return _check_of(index), index
             if kind == "REGEX" and isinstance(arg, str):
                 if (attr_id, arg) not in self._regex_tests:
                     pattern = re.compile(arg)
@@ -387,15 +378,29 @@ class TokenMatcher:
                     self._regexes.setdefault(attr_id, {})[index] = 0
                     self._words.setdefault(attr_id, {})
                 index = self._regex_tests[attr_id, arg]
-                return _Check(attr_id, index.accepted), index
+                return _check_of(index), index
         raise Unsupported(f"{attr}: {value!r}")
+
+    def _list_index(self, attr: int, words: list[str | int]) -> _Index:
+        """The index of a word list on `attr` (one per list); on a lexeme attr, each value it
+        holds names it, for the ORTH words of that value to note (_learn_orth)."""
+        ids = frozenset(get_string_id(v) for v in words)
+        if (attr, ids) not in self._listed:
+            index = self._listed[attr, ids] = _Index(
+                attr, ids, None, (0, sum(map(_common, words)), len(ids)))
+            if attr in _LEXEME_ATTRS:
+                self._words.setdefault(attr, {})  # each ORTH word's value is learned
+                listing = self._listing.setdefault(attr, {})
+                for word in ids:
+                    listing.setdefault(word, []).append(index)
+        return self._listed[attr, ids]
 
     def __call__(self, doc: Doc) -> set[tuple[int, int, int]]:
         """Every (key, start, end) some pattern matches in `doc`."""
         found: set[tuple[int, int, int]] = set()
         if not len(doc):
             return found
-        state = _Doc(doc, self._lexemes)
+        state = _Doc(doc)
         present = self._present(state)
         viable = (self._viable_few(state, present) if len(state.values[ORTH]) <= _FEW_WORDS
                   else self._viable(present))
@@ -510,18 +515,21 @@ class TokenMatcher:
 
     def _learn_orth(self, word: int, vocab: Vocab) -> None:
         """Note the requirements an ORTH word passes on ORTH and on its lexeme's values of the
-        lexeme attrs looked up, each value learned on its own first sight (run once per word)."""
+        lexeme attrs looked up, each value learned on its own first sight, and note the word
+        in the indexes its values pass (run once per word)."""
         bits = self._learn(ORTH, word, vocab) if ORTH in self._lookup else 0
         lexeme = vocab[word]
-        for attr, values in self._lexemes.items():
-            value = values[word] = getattr(lexeme, _LEXEME_ATTRS[attr])
+        for attr in self._lexemes:
+            value = getattr(lexeme, _LEXEME_ATTRS[attr])
             lookup = self._lookup[attr]
             bits |= lookup[value] if value in lookup else self._learn(attr, value, vocab)
+            for index in self._passing[attr][value]:
+                index.accepted.add(word)
         self._by_orth[word] = self._masks.setdefault(bits, bits)
 
     def _learn(self, attr: int, word: int, vocab: Vocab) -> int:
-        """Note (and return) the requirements on `attr` that `word` passes, and for an ORTH
-        word, the flags it has (run once per word)."""
+        """Note (and return) the requirements on `attr` that `word` passes, the indexes it
+        passes, and for an ORTH word, the flags it has (run once per word)."""
         text, bits = self.strings[word], self._words[attr].get(word, 0)
         if attr == ORTH and self._flagged:
             lexeme = vocab[word]
@@ -530,10 +538,16 @@ class TokenMatcher:
                     words.add(word)
         if attr not in self._screens:
             self._screens[attr] = _Screen(list(self._regexes.get(attr, {}).items()))
+        passing = []
         for index, index_bits in self._screens[attr].candidates(text):
             if index.pattern.search(text):
-                index.accepted.add(word)
+                passing.append(index)
                 bits |= index_bits
+        if attr in _LEXEME_ATTRS:  # the ORTH words of this value note them (_learn_orth)
+            self._passing[attr][word] = [*self._listing.get(attr, {}).get(word, ()), *passing]
+        else:
+            for index in passing:
+                index.accepted.add(word)
         bits = self._lookup[attr][word] = self._masks.setdefault(bits, bits)  # words share one
         return bits
 
@@ -629,6 +643,15 @@ def _repeats(passing: int, lo: int, hi: int | None, here: int, back: bool) -> in
                 break
             reached |= here
     return reached
+
+
+def _check_of(index: _Index, negate: bool = False) -> _Check:
+    """A check of what `index` finds. On a lexeme attr, of the ORTH words whose lexeme's value
+    it finds (noted once per word): a doc then joins no tokens by their LOWER values, and
+    all its checks but a few read its ORTH words only."""
+    if index.attr in _LEXEME_ATTRS:
+        return _Check(ORTH, index.accepted, negate)
+    return _Check(index.attr, index.accepted if index.words is None else index.words, negate)
 
 
 def _bits(mask: int) -> Iterator[int]:
