@@ -51,9 +51,10 @@ _TOKENIZER_CACHE = 200_000  # distinct words whose tokens are kept (spaCy: 10,00
 _HYPHEN_INFIX = "(?:-|–|—|--|---|——|~)"  # spaCy English: split words at these between letters
 _DASH_INFIX = "(?:–|—|--|---|——|~)"  # ours: a dash still splits, a hyphen does not
 _ARROWS = ("->", "=>")
-# what a pattern may match after a cue's words to see where they end (a list's comma), which
-# its evidence leaves out
-_CLOSERS = frozenset({",", ";", "|", "(", "—", "–"})
+# what a pattern may match after a cue's words to see where they end (a list's comma, a
+# bracket opened or closed after it, a conjunction: taxonomy.yaml's `tally_end`), which its
+# evidence leaves out ("4 fabric,": "4 fabric")
+_LIST_ENDS = frozenset({",", ";", "|", "(", ")", "—", "–", "and"})
 # spaCy English splits words at "/" between letters ("TP/PP"); not a rate's unit ("tok/s",
 # "samples/sec", "s/it"), which a speed cue names as one word
 _SLASH_INFIX = ("[:<>=/](?=", r"(?:[:<>=]|/(?!(?:s|sec|second|step|it|iter|gpu|day|h|hr)\b))(?=")
@@ -325,7 +326,8 @@ class Classifier:
             if first_word.is_space or last_word.is_space:  # (a cue's words rarely are)
                 words = [tok for tok in span if not tok.is_space] or list(span)
                 first_word, last_word = words[0], words[-1]
-            if last_word.text in _CLOSERS and last_word.i > first_word.i:  # "4 fabric,": "4 fabric"
+            if last_word.lower_ in _LIST_ENDS and last_word.i > first_word.i and not (
+                    last_word.text == ")" and "(" in span.text):  # (not "(was 2.0.1)")
                 last_word = doc[last_word.i - 1]
             start = where[first_word.idx]
             end = where[last_word.idx + len(last_word) - 1] + 1

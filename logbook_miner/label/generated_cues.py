@@ -51,9 +51,11 @@ def _words(name: str) -> list[str]:
     return [*words, name[start:]]
 
 
-# the old value told beside the new: "(was 96)", "(before 2)", a comment's "# was TP=4 PP=8"
-_WAS = {"LOWER": {"IN": ["was", "previously", "formerly", "from", "before"]}}
+# the old value told beside the new: "(was 96)", a comment's "# was TP=4 PP=8"; "before" only
+# with the value after it ("(before 2)", not "# before the ramp-up ends it is 512")
+_WAS = {"LOWER": {"IN": ["was", "previously", "formerly", "from"]}}
 _ASIDE = {"ORTH": {"IN": ["(", "#"]}}
+_BEFORE = {"LOWER": "before"}
 _KEY_VALUE = {"ORTH": {"IN": [":", "="]}}  # a config line's key and value: "clip_grad: 0.6"
 _TICK = {"ORTH": "`", "OP": "?"}  # a name written as code: "`lr_decay_iters` changed"
 _QUOTE = {"ORTH": {"IN": ['"', "'"]}, "OP": "?"}  # a JSON key: '+  "gradient_clipping": 0.5,'
@@ -62,7 +64,7 @@ _PRESENT = {"LOWER": {"IN": ["is", "are"]}}
 _UNIT = {"LOWER": {"IN": ["token", "tokens", "seq", "seqs", "sequences", "samples", "steps",
                           "layers", "heads", "nodes", "gpus"]}, "OP": "?"}
 # "the Adam epsilon is increase to 1e-5": a present said as a past, with its auxiliary
-_PRESENT_OR_PAST = {"LOWER": {"IN": ["is", "are", "was", "were"]}, "OP": "?"}
+_PRESENT_OR_PAST = {"LOWER": {"IN": [*_PRESENT["LOWER"]["IN"], "was", "were"]}, "OP": "?"}
 _NOT_BETWEEN = [".", ";", "\n", "and", "but", "will", "would", "should", "could", "might", "may",
                 "can", "to", "has", "have", "had", "fallen", "fell", "dropped", "rose", "risen",
                 "grew", "grown", "went", "climbed", "decayed", "warms", "warm", "ramps", "ramp",
@@ -118,6 +120,7 @@ def edit_group(code: str, settings: list[str], shared: dict) -> list[dict]:
             # a flag with its value and the old one, or said to be the value now: "--nodes=128
             # (was 96)", "eval_interval=1000 (was 250)", "per_device_train_batch_size=16 now"
             [flag_set, {"IS_SPACE": True, "OP": "?"}, _ASIDE, _WAS],
+            [flag_set, {"IS_SPACE": True, "OP": "?"}, _ASIDE, _BEFORE, value],
             [flag_set, {"LOWER": "now"}],
             # a config line (its key is a flag's joined words) beside its old value or the step
             # it holds from: "`clip_grad: 0.6` (was 1.0)", "`moe.capacity_factor: 1.5` from
@@ -158,6 +161,8 @@ def edit_group(code: str, settings: list[str], shared: dict) -> list[dict]:
              {"LOWER": "by", "OP": "?"}, shared["value_or_not"]],
             [*setting, {"IS_PUNCT": False, "OP": "{0,2}"}, value,
              {"IS_PUNCT": False, "OP": "{0,2}"}, _ASIDE, _WAS],
+            [*setting, {"IS_PUNCT": False, "OP": "{0,2}"}, value,
+             {"IS_PUNCT": False, "OP": "{0,2}"}, _ASIDE, _BEFORE, value],
             # "loss_scale_window 1000 -> 500", "global_batch_size: 768 -> 1536", "PPO epochs per
             # rollout 4 -> 2"
             # (not a division worked out: "64 layers over PP=32 => 2 layers per gpu")

@@ -15,9 +15,9 @@ _WRAP_WIDTH = 60  # characters: a shorter line ended on purpose
 # a line that opens with a tag ("#training", a chat export's channel; "#SBATCH") is never
 # wrapped (a script's comment, "# force crashing on nccl issues", may run on)
 _TAG = re.compile(r"#\w")
-# a line that opens with a date or a time is a record of its own ("2023-01-09 03:45 added
-# gpu-044 to --exclude"), not the rest of a long line before it
-_STAMPED = re.compile(r"\d{4}-\d\d-\d\d\b|\d{1,2}:\d\d\b")
+# a line that opens with a date is a record of its own ("2023-01-09 03:45 added gpu-044 to
+# --exclude"), not the rest of a long line before it (a time may be: "drain it at / 14:00")
+_STAMPED = re.compile(r"\d{4}-\d\d-\d\d\b")
 # spaces that align a table's columns (a space first, which re skips ahead to: it tries a
 # regex that opens with a lookbehind, or with a choice of classes, at every character)
 _COLUMN_GAP = re.compile(r" (?<=\S ) +(?=\S)")
@@ -36,7 +36,7 @@ def _hard_break(text: str, m: re.Match) -> bool:
 
     A wrapped line stops mid-sentence (on a word or a comma) and goes on in lower case,
     or, when it is long enough to have hit the margin, in any word or number ("from 512
-    to / 1024"), unless it opens with a tag or the next opens with a date or a time.
+    to / 1024"), unless it opens with a tag or the next opens with a date.
     """
     run = m.group()
     if run.count("\n") != 1:
