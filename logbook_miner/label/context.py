@@ -154,6 +154,8 @@ _LIST_ITEM = re.compile(r"^\s*(?:[-*•+]|\d+[.)]|[a-z][.)])\s")
 _MAX_TITLE = 120  # characters: a title line ending in ':'
 _MAX_HEADING = 60  # characters: a line standing as a sub-heading
 _NOT_HEADING_END = ".!?;,"  # a line ending in one is no heading
+# a list item ticked off: "(done)", "[x]", "✅", "- restarted the job: done"
+_DONE_ITEM = re.compile(r"(?i)\((done|completed|finished)\)|\[x\]|[✅✓✔]|\bdone\s*[.!]?\s*$")
 _LAST_SENTENCE = re.compile(r"(?<=[a-z0-9)][.!?]) +(?=[A-Z])")  # where a line's sentences part
 _LABELLED = re.compile(r"[A-Z][\w-]*( [\w-]+){0,2}: ")  # a sub-heading's label: "Paper: ..."
 
@@ -316,7 +318,7 @@ def aside_spans(text: str, titles: AsideTitles) -> list[tuple[int, int]]:
     for i, line in _may_title(lines):
         if i < done:
             continue
-        start, raw = lines[i]
+        raw = lines[i][1]
         # a paragraph's last sentence may title the list below it: "... Not optional. Plan:"
         title = _LAST_SENTENCE.split(line)[-1] if line.endswith(":") else line
         colon = title.endswith(":") and len(title) <= _MAX_TITLE
@@ -329,9 +331,23 @@ def aside_spans(text: str, titles: AsideTitles) -> list[tuple[int, int]]:
         while j < len(lines) and not _section_ends(lines, j, colon or question) and not (
                 question and _unmarked(lines[j][1]).endswith("?")):
             j += 1
-        spans.append((start, lines[j][0] if j < len(lines) else len(text)))
+        spans += _without_done_items(lines, i, j, len(text))
         done = j
     return spans
+
+
+def _without_done_items(lines: list[tuple[int, str]], title: int, end: int,
+                        text_end: int) -> list[tuple[int, int]]:
+    """The range from line `title` up to line `end`, less the items marked done: minutes'
+    action items list what is to be done, and one ticked off reports it ("- drained node-12
+    (done)")."""
+    spans, start = [], lines[title][0]
+    for k in range(title + 1, end):
+        if _DONE_ITEM.search(lines[k][1]):
+            spans.append((start, lines[k][0]))
+            start = lines[k + 1][0] if k + 1 < len(lines) else text_end
+    spans.append((start, lines[end][0] if end < len(lines) else text_end))
+    return [(a, b) for a, b in spans if a < b]
 
 
 def _may_title(lines: list[tuple[int, str]]) -> Iterator[tuple[int, str]]:
