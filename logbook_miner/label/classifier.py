@@ -35,7 +35,13 @@ from ..segment.dates import leading_when, names_only_later_days
 from . import context, counters, numbers, rates, trends
 from .consequences import Consequences
 from .cues import FIELDS, Cue, Rule
-from .generated_cues import component_groups, edit_group, variable_groups, variant_group
+from .generated_cues import (
+    component_groups,
+    edit_group,
+    tally_groups,
+    variable_groups,
+    variant_group,
+)
 from .learned import LAYER_PATH, LearnedLayer
 from .operators import OperatorNames, Renaming
 from .ruler import optimise  # also registers the "anchored_span_ruler" factory
@@ -168,19 +174,21 @@ def _blank_pipeline() -> Language:
 
 
 def _taxonomy_rules(taxonomy: dict) -> tuple[dict[str, Rule], list[dict]]:
-    """Each cue group of the taxonomy (written, or generated from its settings, variables and
-    components) as a Rule, and its patterns for the ruler; marks are rules of no code."""
+    """Each cue group of the taxonomy (written, or generated from its settings, variables,
+    components and tallies) as a Rule, and its patterns for the ruler; marks are rules of no
+    code."""
     rules: dict[str, Rule] = {}
     patterns = []
     shared = taxonomy["shared"]
     variables = variable_groups(taxonomy.get("variables", []), shared["set_verb"])
     components = component_groups(taxonomy.get("components", []), shared)
+    tallies = tally_groups(taxonomy.get("tallies", []), shared)
     for code, spec in taxonomy["codes"].items():
         edits = [*edit_group(code, spec.get("settings", []), shared),
                  *variant_group(code, spec.get("settings", []), spec.get("variants", []),
                                 shared)]
-        groups = [*spec.get("patterns", []), *edits, *variables.get(code, []),
-                  *components.get(code, [])]
+        groups = [*tallies.get(code, []), *spec.get("patterns", []), *edits,
+                  *variables.get(code, []), *components.get(code, [])]
         for i, group in enumerate(groups):
             rule_id = f"{code}#{i}"
             rules[rule_id] = Rule(

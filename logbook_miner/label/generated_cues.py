@@ -4,7 +4,7 @@ A code's `settings` become the ways a setting is said to change ("lr down from 3
 2e-4", a pasted sed edit, "dropout set to 0.0") and, with its `variants`, the ways an
 experiment is said to differ from another ("same as Exp 9 but with `lr=1e-5`");
 `variables` the ways an environment variable is said to be set; `components` the ways a
-part is said to fail. Each returns
+part is said to fail; `tallies` the items of a tally that count a fault. Each returns
 pattern groups in the shape of taxonomy.yaml's own (`confidence`, `name`, `tokens`, ...),
 so the classifier treats them like any other.
 """
@@ -339,4 +339,19 @@ def component_groups(rows: list[dict], shared: dict) -> dict[str, list[dict]]:
         groups.setdefault(row["code"], []).append(
             {"confidence": 0.85, "name": f"{row['code']}#component", "tokens": tokens,
              "inside": row.get("inside", [])})
+    return groups
+
+
+def tally_groups(rows: list[dict], shared: dict) -> dict[str, list[dict]]:
+    """Cues that a tally counts a code's fault by its family (taxonomy.yaml's `tallies`): a
+    count, what it counts (one of the row's `family` words), then where a list's item ends,
+    at a comma or bracket or at the line's end ("relaunch causes: 4 fabric, 3 power")."""
+    item = [shared["tally_count"], shared["tally_link"], shared["tally_which"]]
+    groups: dict[str, list[dict]] = {}
+    for row in rows:
+        tokens = [[*item, {"LOWER": {"REGEX": row["family"]}}, shared["tally_what"], end]
+                  for end in (shared["tally_end"], shared["tally_line_end"])]
+        groups.setdefault(row["code"], []).append(
+            {"confidence": 0.7, "name": f"{row['code']}#tallied", "needs": ["tally"],
+             "counted": True, "tokens": tokens})
     return groups
