@@ -173,6 +173,39 @@ def _blank_pipeline() -> Language:
     return nlp
 
 
+# words that deny what follows them; a cue's gap never holds one, so a denial between a part and
+# its failure ("the Lustre stats show no stalls") stays outside the cue, where ConText reads it
+_DENIALS = ("no", "never", "none", "nothing")
+_POSITIVE = frozenset({"IN", "REGEX", "FUZZY"})
+
+
+def _no_denial_in_gaps(pattern: list[dict] | str) -> list[dict] | str:
+    """The pattern with each gap (a repeated or optional token that names no word) unable to
+    match a denial."""
+    if isinstance(pattern, str):
+        return pattern
+    return [_gap_without_denial(token) if _is_gap(token) else token for token in pattern]
+
+
+def _is_gap(token: dict) -> bool:
+    if token.get("OP") not in {"*", "+", "?"} and not str(token.get("OP", "")).startswith("{"):
+        return False
+    for attr, value in token.items():
+        if attr in {"OP", "IS_PUNCT", "IS_SENT_START", "IS_ALPHA", "IS_SPACE"}:
+            continue
+        if attr in {"LOWER", "ORTH", "TEXT"} and isinstance(value, dict) and not (
+                _POSITIVE & set(value)):
+            continue
+        return False
+    return True
+
+
+def _gap_without_denial(token: dict) -> dict:
+    lower = dict(token.get("LOWER", {}))
+    lower["NOT_IN"] = sorted({*lower.get("NOT_IN", ()), *_DENIALS})
+    return {**token, "LOWER": lower}
+
+
 def _taxonomy_rules(taxonomy: dict) -> tuple[dict[str, Rule], list[dict]]:
     """Each cue group of the taxonomy (written, or generated from its settings, variables,
     components and tallies) as a Rule, and its patterns for the ruler; marks are rules of no
@@ -206,7 +239,8 @@ def _taxonomy_rules(taxonomy: dict) -> tuple[dict[str, Rule], list[dict]]:
                 before_trouble=frozenset(group.get("before_trouble", ())),
             )
             for pattern in group.get("phrases", []) + group.get("tokens", []):
-                patterns.append({"label": code, "pattern": optimise(pattern), "id": rule_id})
+                patterns.append({"label": code, "pattern": _no_denial_in_gaps(optimise(pattern)),
+                                 "id": rule_id})
     for name, group in taxonomy.get("marks", {}).items():
         rules[name] = Rule(code=name, kind=FAULT, source=f"mark:{name}", confidence=0.0)
         patterns += [{"label": name, "pattern": optimise(pattern), "id": name}
