@@ -173,9 +173,11 @@ def _blank_pipeline() -> Language:
     return nlp
 
 
-# words that deny what follows them; a cue's gap never holds one, so a denial between a part and
-# its failure ("the Lustre stats show no stalls") stays outside the cue, where ConText reads it
-_DENIALS = ("no", "never", "none", "nothing")
+# words that deny or doubt what follows them; a cue's gap never holds one, so a denial between a
+# part and its failure ("the Lustre stats show no stalls") or a condition ("the upload, if it
+# stalls") stays outside the cue, where ConText reads it
+_DENIALS = ("no", "never", "none", "nothing", "if", "whether", "unless", "maybe", "perhaps",
+            "probably", "might")
 _POSITIVE = frozenset({"IN", "REGEX", "FUZZY"})
 
 
