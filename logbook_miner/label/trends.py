@@ -28,6 +28,7 @@ _UNIT_REACH = 12  # characters after a number in which its unit stands
 _SENTENCE = re.compile(r"(?:[^\n.!?;]+|[.!?](?=\S))+")
 _TWO_NUMBERS = re.compile(r"\d\D+\d")
 _SCALE = {"k": 1e3, "m": 1e6, "b": 1e9}
+_RETURN_REACH = 120  # characters after a rise in which its return may be told (the next line)
 CONFIDENCE = 0.7
 
 
@@ -45,6 +46,7 @@ class _Trends:
     changes: tuple[tuple[re.Pattern[str], tuple[str, ...], frozenset[str]], ...]  # + clues
     change_clues: frozenset[str]  # the clues of all the changes, each looked for once
     hypothetical: re.Pattern[str]
+    returned: re.Pattern[str]  # a rise told with its return ("05:20 recovered") is a spike
     # finds one of the strings without which a sentence (case-folded) names no measure: one
     # search is cheaper than a substring test for each
     clues: re.Pattern[str]
@@ -68,6 +70,7 @@ def _trends(path: Path = TRENDS_PATH) -> _Trends:
     clues = frozenset(c for m in data["measures"] for w in m["words"] for c in clue(w) or {""})
     return _Trends(measures, tuple(changes), frozenset().union(*(c for _, _, c in changes)),
                    re.compile(data["hypothetical"], re.IGNORECASE),
+                   re.compile(data["returned"], re.IGNORECASE),
                    re.compile("|".join(map(re.escape, sorted(clues)))))
 
 
@@ -108,7 +111,17 @@ def _named(measure: _Measure, sentence: str, m: re.Match[str], values: tuple[str
     return any(measure.words.search(sentence[m.end(v):m.end(v) + _UNIT_REACH]) for v in values)
 
 
-def _in_sentence(sentence: str, folded: str, trends: _Trends) -> Iterator[tuple[str, int, int]]:
+def _rose_and_returned(measure: _Measure, values: list[float], after: str,
+                       trends: _Trends) -> bool:
+    """True if a spike's measure rose between two values and the words after them say it came
+    back ("loss 1.82 → 2.70 at step 51230" / "05:20 recovered, 1.83 at 51300")."""
+    if measure.worse != "spike" or len(values) != 2 or values[0] <= 0:
+        return False
+    return values[1] >= values[0] * (1 + measure.by) and bool(trends.returned.search(after))
+
+
+def _in_sentence(sentence: str, folded: str, trends: _Trends,
+                 following: str = "") -> Iterator[tuple[str, int, int]]:
     # a change is rare: the sentence is asked whether it is hypothetical only when it has one.
     # Each clue is looked for once, not once per change that has it ("from" is in four)
     present = {c for c in trends.change_clues if c in folded}
@@ -119,7 +132,9 @@ def _in_sentence(sentence: str, folded: str, trends: _Trends) -> Iterator[tuple[
     for m, values in changes:
         numbers = [value(m.group(v)) for v in sorted(values)]
         for measure in trends.measures:
-            if worse(measure, numbers) and _named(measure, sentence, m, values):
+            if (worse(measure, numbers) or _rose_and_returned(
+                    measure, numbers, sentence[m.end():] + following, trends)) and _named(
+                    measure, sentence, m, values):
                 yield measure.code, m.start(), m.end()
 
 
@@ -136,7 +151,8 @@ def mine_trends(entry: Entry) -> list[Label]:
             folded = sentence.group().casefold()
             if not trends.clues.search(folded):
                 continue  # only a sentence with numbers that may name a measure is read
-            for code, start, end in _in_sentence(sentence.group(), folded, trends):
+            following = text[sentence.end():sentence.end() + _RETURN_REACH]
+            for code, start, end in _in_sentence(sentence.group(), folded, trends, following):
                 at = sentence.start()
                 found.setdefault(code, Label(
                     kind=FAULT, code=code, evidence=text[at + start:at + end], field=field,
