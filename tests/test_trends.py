@@ -30,6 +30,9 @@ def _codes(text: str) -> set[str]:
     ("images/sec/GPU went from 410 down to 300 with the new sampler", "performance.throughput"),
     ("ASR: utterances/s went from 5,400 to 4,100 since the upgrade", "performance.throughput"),
     ("5,400 utt/s -> 4,100", "performance.throughput"),
+    # a rise, and its return told after it, on the next line of an on-call log
+    ("05:14 loss 1.82 → 2.70 at step 51230\n05:20 recovered, 1.83 at 51300", "numerics.loss_spike"),
+    ("grad norm 0.4 → 11.8 at step 77120\n02:05 back to baseline by 77180", "numerics.loss_spike"),
 ])
 def test_a_measure_that_moved_the_bad_way_is_a_fault(text: str, code: str) -> None:
     assert code in _codes(text)
@@ -45,6 +48,8 @@ def test_a_measure_that_moved_the_bad_way_is_a_fault(text: str, code: str) -> No
     "weak scaling: 1,150 tok/s/GPU against 2,048 GPUs",  # a count of GPUs, not an old rate
     "1.1M tok/s this morning, 1.2M now",  # faster
     "from epoch 2 to epoch 5 the loss fell",  # a counter, not a time
+    "loss 1.9 -> 2.4 after the data switch; it never came back",  # a rise that stayed
+    "grad norm 0.4 → 2.5 and rising\n- rolled back to 6,000",  # a rollback, no return
 ])
 def test_numbers_that_do_not_say_a_fault(text: str) -> None:
     assert not _codes(text)
