@@ -77,6 +77,7 @@ SPECS = st.sampled_from([
     {"LOWER": {"REGEX": "^[a-z]+$", "NOT_IN": ["the", "was"]}},
     {"NORM": {"NOT_IN": ["node"]}},  # an attribute no word list indexes, read on its own
     {"SHAPE": {"IN": ["xxx", "dd"]}}, {"SHAPE": {"REGEX": "^X"}},  # learned per ORTH word
+    {"ORTH": "-", "SPACY": False}, {"SPACY": True, "LOWER": "gpu"},  # whitespace after it
 ])
 OPS = st.sampled_from([None, None, None, "?", "*", "+", "!", "{2}", "{0,2}", "{1,3}", "{2,}",
                        "{,2}"])
@@ -93,12 +94,13 @@ def token_patterns(draw) -> list[dict]:
 
 @settings(max_examples=400, deadline=None)
 @given(st.lists(token_patterns(), min_size=1, max_size=3),
-       st.lists(st.tuples(st.sampled_from(WORDS), st.booleans()), max_size=14))
+       st.lists(st.tuples(st.sampled_from(WORDS), st.booleans(), st.booleans()), max_size=14))
 def test_token_matcher_finds_what_spacys_matcher_finds(patterns, tokens) -> None:
     """Every (key, start, end) spaCy returns, no more: all operators, predicates and anchors."""
     vocab = spacy.blank("en").vocab
-    words = [w for w, _ in tokens]
-    doc = Doc(vocab, words=words, sent_starts=[i == 0 or s for i, (_, s) in enumerate(tokens)])
+    words = [w for w, _, _ in tokens]
+    doc = Doc(vocab, words=words, spaces=[space for _, _, space in tokens],
+              sent_starts=[i == 0 or s for i, (_, s, _) in enumerate(tokens)])
     spacy_matcher, ours = Matcher(vocab), TokenMatcher(vocab.strings)
     for i, pattern in enumerate(patterns):
         spacy_matcher.add(str(i), [pattern])

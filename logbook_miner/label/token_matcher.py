@@ -25,8 +25,9 @@ The result is spaCy's Matcher's without a `greedy` filter: every (key, start,
 end) such that doc[start:end] matches the pattern, with `?`, `*`, `+`, `{m,n}`
 and `!` as spaCy expands them, and no zero-length match. The values tested are
 those the Matcher reads (`doc.to_array` and the Matcher share spaCy's
-`get_token_attr`; IS_SENT_START is true only where the sentence start is 1; a lexeme
-flag, LOWER, SHAPE, PREFIX and SUFFIX are the token's lexeme's, learned once per ORTH word).
+`get_token_attr`; IS_SENT_START is true only where the sentence start is 1, SPACY where
+whitespace follows the token; a lexeme flag, LOWER, SHAPE, PREFIX and SUFFIX are the token's
+lexeme's, learned once per ORTH word).
 Several predicates on one attribute ({"REGEX": ..., "NOT_IN": [...]}) must all pass.
 A pattern needing anything else (FUZZY, extension attributes, `>=`, LEMMA)
 raises `Unsupported`, for spaCy's Matcher to match.
@@ -45,7 +46,7 @@ from re import _constants as sre
 from re import _parser as sre_parse
 
 import numpy as np
-from spacy.attrs import IDS, ORTH, SENT_START
+from spacy.attrs import IDS, ORTH, SENT_START, SPACY
 from spacy.lang.en.stop_words import STOP_WORDS
 from spacy.strings import StringStore, get_string_id
 from spacy.tokens import Doc
@@ -117,7 +118,7 @@ class _Check:
 
 @dataclass(frozen=True, slots=True, eq=False)
 class _FlagCheck:
-    """IS_SENT_START, or a lexeme flag tested for a value other than 0 or 1 (numpy compares
+    """IS_SENT_START or SPACY, or a lexeme flag tested for a value other than 0 or 1 (numpy compares
     all the doc's tokens at once): the value is `value`, or with `negate`, it is not. A flag
     tested for 0 or 1 is a _Check of the ORTH words that have it (see TokenMatcher._flagged)."""
 
@@ -350,6 +351,8 @@ class TokenMatcher:
         """(check, index or None) for one attribute of a token spec."""
         if attr == "IS_SENT_START" and isinstance(value, bool):
             return _FlagCheck(SENT_START, 1, negate=not value), None
+        if attr == "SPACY" and isinstance(value, bool):  # whitespace follows the token
+            return _FlagCheck(SPACY, 1, negate=not value), None
         if attr in _FLAG_ATTRS and isinstance(value, int):  # bools are ints
             if int(value) not in (0, 1):
                 return _FlagCheck(IDS[attr], int(value)), None
