@@ -33,6 +33,7 @@ def _codes(text: str) -> set[str]:
     # a rise, and its return told after it, on the next line of an on-call log
     ("05:14 loss 1.82 → 2.70 at step 51230\n05:20 recovered, 1.83 at 51300", "numerics.loss_spike"),
     ("grad norm 0.4 → 11.8 at step 77120\n02:05 back to baseline by 77180", "numerics.loss_spike"),
+    ("14:00 loss scale 65536 → 1 over 300 steps", "numerics.overflow"),  # fp16's collapse
 ])
 def test_a_measure_that_moved_the_bad_way_is_a_fault(text: str, code: str) -> None:
     assert code in _codes(text)
@@ -50,6 +51,12 @@ def test_a_measure_that_moved_the_bad_way_is_a_fault(text: str, code: str) -> No
     "from epoch 2 to epoch 5 the loss fell",  # a counter, not a time
     "loss 1.9 -> 2.4 after the data switch; it never came back",  # a rise that stayed
     "grad norm 0.4 → 2.5 and rising\n- rolled back to 6,000",  # a rollback, no return
+    "grad norm 0.4 -> 2.5 and rising\n- returned to the 6k checkpoint",
+    "loss 1.9 -> 2.5 at step 4000 and it never fully recovered",  # a return denied
+    "loss 1.9 -> 2.5 at step 4000\nwe'll see tomorrow if it comes back down",  # doubted
+    "loss 1.9 -> 2.4 after the data switch\nthroughput recovered after we pinned NCCL",
+    "lowered the initial loss scale from 65536 to 1024 to be safe",  # a setting
+    "loss scale 65536 -> 4096 during warmup, normal for fp16",  # dynamic scaling's usual moves
 ])
 def test_numbers_that_do_not_say_a_fault(text: str) -> None:
     assert not _codes(text)

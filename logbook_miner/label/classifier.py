@@ -178,7 +178,7 @@ def _blank_pipeline() -> Language:
 # stalls") stays outside the cue, where ConText reads it
 _DENIALS = ("no", "never", "none", "nothing", "if", "whether", "unless", "maybe", "perhaps",
             "probably", "might")
-_POSITIVE = frozenset({"IN", "REGEX", "FUZZY"})
+_NAMING_PREDICATES = frozenset({"IN", "REGEX", "FUZZY"})  # a token spec with one names a word
 
 
 def _no_denial_in_gaps(pattern: list[dict] | str) -> list[dict] | str:
@@ -190,13 +190,15 @@ def _no_denial_in_gaps(pattern: list[dict] | str) -> list[dict] | str:
 
 
 def _is_gap(token: dict) -> bool:
+    """True if the token spec repeats or is optional and names no word (only flags and NOT_IN
+    lists), so it may stand for whatever lies between a cue's words."""
     if token.get("OP") not in {"*", "+", "?"} and not str(token.get("OP", "")).startswith("{"):
         return False
     for attr, value in token.items():
         if attr in {"OP", "IS_PUNCT", "IS_SENT_START", "IS_ALPHA", "IS_SPACE"}:
             continue
         if attr in {"LOWER", "ORTH", "TEXT"} and isinstance(value, dict) and not (
-                _POSITIVE & set(value)):
+                _NAMING_PREDICATES & set(value)):
             continue
         return False
     return True
@@ -245,7 +247,7 @@ def _taxonomy_rules(taxonomy: dict) -> tuple[dict[str, Rule], list[dict]]:
                                  "id": rule_id})
     for name, group in taxonomy.get("marks", {}).items():
         rules[name] = Rule(code=name, kind=FAULT, source=f"mark:{name}", confidence=0.0)
-        patterns += [{"label": name, "pattern": optimise(pattern), "id": name}
+        patterns += [{"label": name, "pattern": _no_denial_in_gaps(optimise(pattern)), "id": name}
                      for pattern in group["tokens"]]
     return rules, patterns
 

@@ -351,8 +351,8 @@ class TokenMatcher:
         """(check, index or None) for one attribute of a token spec."""
         if attr == "IS_SENT_START" and isinstance(value, bool):
             return _FlagCheck(SENT_START, 1, negate=not value), None
-        if attr == "SPACY" and isinstance(value, bool):  # whitespace follows the token
-            return _FlagCheck(SPACY, 1, negate=not value), None
+        if attr == "SPACY" and isinstance(value, int) and value in (0, 1):  # bools are ints
+            return _FlagCheck(SPACY, 1, negate=not value), None  # whitespace follows the token
         if attr in _FLAG_ATTRS and isinstance(value, int):  # bools are ints
             if int(value) not in (0, 1):
                 return _FlagCheck(IDS[attr], int(value)), None

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
 
@@ -28,7 +28,7 @@ _UNIT_REACH = 12  # characters after a number in which its unit stands
 _SENTENCE = re.compile(r"(?:[^\n.!?;]+|[.!?](?=\S))+")
 _TWO_NUMBERS = re.compile(r"\d\D+\d")
 _SCALE = {"k": 1e3, "m": 1e6, "b": 1e9}
-_RETURN_REACH = 120  # characters after a rise in which its return may be told (the next line)
+_DOUBT_REACH = 24  # characters before a return word in which a doubt or denial voids it
 CONFIDENCE = 0.7
 
 
@@ -47,6 +47,7 @@ class _Trends:
     change_clues: frozenset[str]  # the clues of all the changes, each looked for once
     hypothetical: re.Pattern[str]
     returned: re.Pattern[str]  # a rise told with its return ("05:20 recovered") is a spike
+    doubted: re.Pattern[str]  # ... unless the words just before it doubt it ("never recovered")
     # finds one of the strings without which a sentence (case-folded) names no measure: one
     # search is cheaper than a substring test for each
     clues: re.Pattern[str]
@@ -71,6 +72,7 @@ def _trends(path: Path = TRENDS_PATH) -> _Trends:
     return _Trends(measures, tuple(changes), frozenset().union(*(c for _, _, c in changes)),
                    re.compile(data["hypothetical"], re.IGNORECASE),
                    re.compile(data["returned"], re.IGNORECASE),
+                   re.compile(data["doubted"], re.IGNORECASE),
                    re.compile("|".join(map(re.escape, sorted(clues)))))
 
 
@@ -114,10 +116,17 @@ def _named(measure: _Measure, sentence: str, m: re.Match[str], values: tuple[str
 def _rose_and_returned(measure: _Measure, values: list[float], after: str,
                        trends: _Trends) -> bool:
     """True if a spike's measure rose between two values and the words after them say it came
-    back ("loss 1.82 → 2.70 at step 51230" / "05:20 recovered, 1.83 at 51300")."""
-    if measure.worse != "spike" or len(values) != 2 or values[0] <= 0:
+    back ("loss 1.82 → 2.70 at step 51230" / "05:20 recovered, 1.83 at 51300"), undoubted,
+    and not said of another measure."""
+    if measure.worse != "spike" or not worse(replace(measure, worse="up"), values):
         return False
-    return values[1] >= values[0] * (1 + measure.by) and bool(trends.returned.search(after))
+    back = trends.returned.search(after)
+    if back is None or trends.doubted.search(after, max(0, back.start() - _DOUBT_REACH),
+                                             back.start()):
+        return False
+    # what came back is this measure, not another named on the way ("throughput recovered")
+    return not any(other.words.search(after, 0, back.start())
+                   for other in trends.measures if other.code != measure.code)
 
 
 def _in_sentence(sentence: str, folded: str, trends: _Trends,
@@ -138,6 +147,15 @@ def _in_sentence(sentence: str, folded: str, trends: _Trends,
                 yield measure.code, m.start(), m.end()
 
 
+def _next_line_end(text: str, at: int) -> int:
+    """Where the line after the one `at` is in ends (a rise's return is told by then)."""
+    end = text.find("\n", at)
+    if end == -1:
+        return len(text)
+    after = text.find("\n", end + 1)
+    return len(text) if after == -1 else after
+
+
 def mine_trends(entry: Entry) -> list[Label]:
     """One fault label per code whose measure the entry's numbers show moving the bad way."""
     trends, found = _trends(), {}
@@ -151,7 +169,7 @@ def mine_trends(entry: Entry) -> list[Label]:
             folded = sentence.group().casefold()
             if not trends.clues.search(folded):
                 continue  # only a sentence with numbers that may name a measure is read
-            following = text[sentence.end():sentence.end() + _RETURN_REACH]
+            following = text[sentence.end():_next_line_end(text, sentence.end())]
             for code, start, end in _in_sentence(sentence.group(), folded, trends, following):
                 at = sentence.start()
                 found.setdefault(code, Label(
