@@ -205,6 +205,7 @@ def _is_gap(token: dict) -> bool:
 
 
 def _gap_without_denial(token: dict) -> dict:
+    """The gap's spec with the denials added to its LOWER NOT_IN list (made if it has none)."""
     lower = dict(token.get("LOWER", {}))
     lower["NOT_IN"] = sorted({*lower.get("NOT_IN", ()), *_DENIALS})
     return {**token, "LOWER": lower}
