@@ -688,6 +688,37 @@ def test_an_environment_variable_is_a_diagnostic_or_a_workaround(
     assert code in got and not_code not in got
 
 
+@pytest.mark.parametrize(("text", "code", "expected"), [
+    # a cue's gap holds no denial: the denial stays outside it, where ConText reads it
+    ("iostat and the client-side Lustre stats show no stalls during the slow window.",
+     "storage.io", False),
+    ("The checkpoint upload stalled for 2 hours on Lustre.", "storage.io", True),
+    ("GPU 5 on node 12 never fails the burn-in.", "hardware.gpu", False),
+    ("GPU 5 on node 12 fails the burn-in every time.", "hardware.gpu", True),
+    # a place where data is kept is trouble only when it fails, not beside a change of amount
+    ("FineWeb-Edu filtered to the top score bucket, and the arXiv portion doubled.",
+     "storage.io", False),
+    ("The bucket has been failing with 429s since Tuesday.", "storage.io", True),
+    # a duty put on any case is a rule; put on one thing, the thing's fault stands
+    ("Policy: any restart must be announced in #train-ops 10 minutes before.", "restart", False),
+    ("GPU 3 fell off the bus and must be replaced.", "hardware.gpu", True),
+    # a count of none, not a name
+    ("Weekly scan: 0 uncorrectable ECC, 0 pending row remaps across 256 devices.",
+     "hardware.memory", False),
+    ("Pipeline stage 0 hangs at the barrier after the resume.", "software.hang", True),
+    # a script's comment, not a chat channel's tag
+    ("# restart the job if it hangs", "restart", False),
+    ("#k8s-gpu: worker pool-a3-17 NotReady since 11:02, kubelet unreachable.",
+     "hardware.node", True),
+    # what the job kept doing is no survival
+    ("The job kept dying at step 0 with `RuntimeError: CUDA error: device-side assert`.",
+     "software.crash", True),
+])
+def test_the_words_around_a_cue_decide_whether_it_happened(
+        classifier: Classifier, text: str, code: str, expected: bool) -> None:
+    assert (code in codes(classifier, text, heading="2024-03-02 14:10")) is expected
+
+
 def test_what_the_operators_did_in_a_ticket_is_not_the_teams(classifier: Classifier) -> None:
     """TAXONOMY rule 10, in a ticket or chat export: the faults the operators report are
     the run's, what they change is not the team's intervention."""
