@@ -129,8 +129,10 @@ def _rose_and_returned(measure: _Measure, values: list[float], after: str,
                    for other in trends.measures if other.code != measure.code)
 
 
-def _in_sentence(sentence: str, folded: str, trends: _Trends,
-                 following: str = "") -> Iterator[tuple[str, int, int]]:
+def _in_sentence(sentence: str, folded: str, trends: _Trends, text: str = "",
+                 end: int = 0) -> Iterator[tuple[str, int, int]]:
+    """The (code, start, end) of each change in `sentence` (which ends at `end` of `text`) of a
+    measure the bad way."""
     # a change is rare: the sentence is asked whether it is hypothetical only when it has one.
     # Each clue is looked for once, not once per change that has it ("from" is in four)
     present = {c for c in trends.change_clues if c in folded}
@@ -138,12 +140,13 @@ def _in_sentence(sentence: str, folded: str, trends: _Trends,
                if not clues.isdisjoint(present) for m in regex.finditer(sentence)]
     if not changes or trends.hypothetical.search(sentence):
         return
+    following = text[end:_next_line_end(text, end)]  # where a rise's return may be told
     for m, values in changes:
         numbers = [value(m.group(v)) for v in sorted(values)]
+        after = sentence[m.end():] + following
         for measure in trends.measures:
-            if (worse(measure, numbers) or _rose_and_returned(
-                    measure, numbers, sentence[m.end():] + following, trends)) and _named(
-                    measure, sentence, m, values):
+            if (worse(measure, numbers) or _rose_and_returned(measure, numbers, after, trends)
+                    ) and _named(measure, sentence, m, values):
                 yield measure.code, m.start(), m.end()
 
 
@@ -169,8 +172,8 @@ def mine_trends(entry: Entry) -> list[Label]:
             folded = sentence.group().casefold()
             if not trends.clues.search(folded):
                 continue  # only a sentence with numbers that may name a measure is read
-            following = text[sentence.end():_next_line_end(text, sentence.end())]
-            for code, start, end in _in_sentence(sentence.group(), folded, trends, following):
+            for code, start, end in _in_sentence(sentence.group(), folded, trends, text,
+                                                 sentence.end()):
                 at = sentence.start()
                 found.setdefault(code, Label(
                     kind=FAULT, code=code, evidence=text[at + start:at + end], field=field,
