@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import UTC, date, datetime, time
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -30,7 +30,8 @@ _MONTH = (
     r"|Sept?(?:ember)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)\.?"
 )
 _DAY = r"(?P<day>[0-3]?\d)(?:st|nd|rd|th)?"
-_RANGE_END = r"(?:\s*[-\u2013]\s*[0-3]?\d(?:st|nd|rd|th)?)?"  # "8-14 April": the week's last day
+# "8-14 April": the range's last day (not the hour of "Apr 8 - 14:00")
+_RANGE_END = r"(?:\s*[-\u2013]\s*[0-3]?\d(?:st|nd|rd|th)?(?![:\d]))?"
 WEEKDAYS = {name: number
             for number, name in enumerate(("mon", "tue", "wed", "thu", "fri", "sat", "sun"))}
 
@@ -52,7 +53,9 @@ DATE_PATTERNS = [
     # Nov 5, November 5th 2021, June, 12 (a comma after the month, as CPM-Live writes it);
     # a range is dated by its first day: Apr 8-19, 2024; 8-14 April 2024; the 8th of April
     re.compile(rf"\b{_MONTH},?\s+{_DAY}{_RANGE_END}\b(?:,?\s+(?P<year>(?:19|20)\d\d)\b)?"),
-    re.compile(rf"\b{_DAY}{_RANGE_END}\s+(?:of\s+)?{_MONTH}\b,?(?:\s+(?P<year>(?:19|20)\d\d)\b)?"),
+    # ("of" only after an ordinal: "3 of June's runs" is a count)
+    re.compile(rf"\b(?P<day>[0-3]?\d)(?:(?:st|nd|rd|th)\s+of|(?:st|nd|rd|th)?{_RANGE_END})"
+               rf"\s+{_MONTH}\b,?(?:\s+(?P<year>(?:19|20)\d\d)\b)?"),
     _needing("-", rf"\b{_DAY}-{_MONTH}-(?P<year>(?:19|20)?\d\d)\b"),  # 4-Mar-2023, 04-Mar-23
     # 17/11/2021, 11/17/21, 03-04-2023, 17.11.2021 (a dashed or dotted date needs four year
     # digits: 3-4-21 is a range, 2.4.21 a version, and a dashed one a year before 2040:
@@ -75,7 +78,6 @@ _TIME = re.compile(
     r"(?:\s*(?P<ampm>[ap]\.?m\.?))?(?=Z(?!\w)|:(?!\d)|[^\w:]|$)",
     re.IGNORECASE,
 )
-_YEAR_LAST = re.compile(r"\s+(?P<year>(?:19|20)\d\d)\b")
 _ZONE = re.compile(r"\s*\(?(?P<zone>Z|[A-Z]{2,5}|UTC[+-]\d{1,2})\)?(?![\w])")
 
 # What may stand before a leading date: space, emphasis, a Markdown '#', a bracket (an
@@ -210,6 +212,7 @@ def heading_when(text: str, dayfirst: bool = False) -> When | None:
 
 
 def when_at(text: str, d: DateMatch) -> When:
+    """The date `d` found in `text`, with the time and zone written right after it."""
     end, clock, zone = d.end, None, None
     t = _TIME.match(text, end)
     if t and (t.group("minute") or t.group("ampm")) and _valid_clock(t):
@@ -218,10 +221,6 @@ def when_at(text: str, d: DateMatch) -> When:
     z = _ZONE.match(text, end)
     if (z and z.group("zone").upper() in ZONES) or (z and z.group("zone").startswith("UTC")):
         zone, end = z.group("zone"), z.end()
-    # `date`'s own format puts the year last: "Mon Apr 8 14:02:11 UTC 2024"
-    year = _YEAR_LAST.match(text, end) if d.year is None and clock else None
-    if year:
-        d, end = replace(d, year=int(year.group("year"))), year.end()
     return When(d, clock, zone, end)
 
 
