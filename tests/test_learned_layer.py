@@ -56,6 +56,19 @@ def test_the_layer_adds_codes_the_rules_missed_and_keeps_theirs(
     assert all(code in gold_codes[heading] for heading, code in added)
 
 
+def test_the_layers_evidence_is_the_sentence_that_speaks_for_its_code(
+        classifier: Classifier) -> None:
+    """Not the sentence richest in words every code shares: in a Matrix room's day where the
+    provider took six hosts back, the provider code stands on that line, not on the bot's
+    "job is down" or the re-layout that followed."""
+    entries = segment(read(WRITTEN / "synth-matrix-room-export.md"))
+    [day] = [labelled for labelled in classifier.classify(entries)
+             if labelled.entry.heading.startswith("2024-02-29")]
+    [provider] = [label for label in day.labels if label.code == "infra.provider"]
+    assert provider.source == "learned:layer"
+    assert provider.evidence == "Corvid took the six back"
+
+
 def test_the_shipped_layer_was_trained_on_the_written_tune_logbooks(
         classifier: Classifier) -> None:
     """benchmarks/learned_layer.py --write must be run again when the tune logbooks change."""

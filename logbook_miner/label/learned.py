@@ -72,6 +72,13 @@ class LearnedLayer:
             self.cutoffs = np.log(thresholds / (1 - thresholds))  # the scores they stand for
             self.trained_on: dict[str, int | float] = json.loads(str(layer["trained_on"]))
             self.index = {name: i for i, name in enumerate(layer["features"].tolist())}
+        # each feature's two largest weights and the code of the first: how much more a word
+        # speaks for one code than for any other (`_evidence`)
+        order = np.argsort(self.weights, axis=1)
+        self._top_code = order[:, -1]
+        self._top = np.take_along_axis(self.weights, order[:, -1:], axis=1)[:, 0]
+        self._second = (np.take_along_axis(self.weights, order[:, -2:-1], axis=1)[:, 0]
+                        if self.weights.shape[1] > 1 else np.zeros(len(self.weights), np.float32))
         # the word pairs' rows by the pair: an entry's pairs are looked up without a string
         # made for each (most are no feature)
         self._pairs = {tuple(name.split(" ")): i for name, i in self.index.items()
@@ -113,13 +120,16 @@ class LearnedLayer:
         return [row for row in map(self.index.get, names) if row is not None]
 
     def _evidence(self, entry: Entry, column: int) -> tuple[str, int, int] | None:
-        """(field, start, end) of the entry's sentence whose words speak most for the code
-        (the first on ties): the words a person reads to see why the code was added."""
+        """(field, start, end) of the entry's sentence whose words speak most for the code rather
+        than for any other (the first on ties): the words a person reads to see why the code was
+        added, not the words most codes share ("job", "down")."""
         best, best_weight = None, 0.0
         for field in FIELDS:
             for sentence in _SENTENCE.finditer(getattr(entry, field) or ""):
-                rows = self._present(_words(sentence.group()))
-                weight = float(np.clip(self.weights[rows, column], 0, None).sum())
+                rows = np.array(self._present(_words(sentence.group())), dtype=np.intp)
+                other = np.where(self._top_code[rows] == column, self._second[rows],
+                                 self._top[rows])
+                weight = float(np.clip(self.weights[rows, column] - other, 0, None).sum())
                 if weight > best_weight:
                     text, at = sentence.group(), sentence.start()
                     best = field, at + len(text) - len(text.lstrip()), at + len(text.rstrip())
