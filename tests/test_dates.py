@@ -33,6 +33,8 @@ from logbook_miner.segment.entries import segment
     ("Week 15 (8\u201314 April 2024)", (2024, 4, 8)),  # a range: its first day
     ("Sprint 12 \u2014 Apr 8-19, 2024", (2024, 4, 8)),
     ("3 of June's runs crashed", None),  # a count, not the 3rd of June
+    ("Week of Apr 29 \u2013 May 5, 2024", (2024, 4, 29)),  # a range over two months
+    ("29 April - 5 May 2024", (2024, 4, 29)),
     ("Apr 8 - 14:00 UTC", (None, 4, 8)),  # a time after a dash is no range's end
     ("17/11/2021", (2021, 11, 17)),  # day first: 17 is no month
     ("11/17/21", (2021, 11, 17)),

@@ -32,6 +32,7 @@ _MONTH = (
 _DAY = r"(?P<day>[0-3]?\d)(?:st|nd|rd|th)?"
 # "8-14 April": the range's last day (not the hour of "Apr 8 - 14:00")
 _RANGE_END = r"(?:\s*[-\u2013]\s*[0-3]?\d(?:st|nd|rd|th)?(?![:\d]))?"
+_OTHER_MONTH = _MONTH.replace("?P<mon>", "?:")  # a range's last month: "Apr 29 - May 5, 2024"
 WEEKDAYS = {name: number
             for number, name in enumerate(("mon", "tue", "wed", "thu", "fri", "sat", "sun"))}
 
@@ -53,6 +54,12 @@ DATE_PATTERNS = [
     # Nov 5, November 5th 2021, June, 12 (a comma after the month, as CPM-Live writes it);
     # a range is dated by its first day: Apr 8-19, 2024; 8-14 April 2024; the 8th of April
     re.compile(rf"\b{_MONTH},?\s+{_DAY}{_RANGE_END}\b(?:,?\s+(?P<year>(?:19|20)\d\d)\b)?"),
+    # a range over two months takes the year written after its end: "Apr 29 - May 5, 2024",
+    # "29 April - 5 May 2024"
+    re.compile(rf"\b{_MONTH},?\s+{_DAY}\s*[-\u2013]\s*{_OTHER_MONTH}\s+[0-3]?\d(?:st|nd|rd|th)?"
+               rf",?\s+(?P<year>(?:19|20)\d\d)\b"),
+    re.compile(rf"\b{_DAY}\s+{_MONTH}\s*[-\u2013]\s*[0-3]?\d(?:st|nd|rd|th)?\s+{_OTHER_MONTH}"
+               rf",?\s+(?P<year>(?:19|20)\d\d)\b"),
     # ("of" only after an ordinal: "3 of June's runs" is a count)
     re.compile(rf"\b(?P<day>[0-3]?\d)(?:(?:st|nd|rd|th)\s+of|(?:st|nd|rd|th)?{_RANGE_END})"
                rf"\s+{_MONTH}\b,?(?:\s+(?P<year>(?:19|20)\d\d)\b)?"),
