@@ -97,6 +97,7 @@ CHECK = ("bloom-tr11-176b-prequel", "cpm-live", "opt-175b-56_percent_update",
 # A logbook split in two: entries before the date, or before the entry with this
 # heading, are tune; the rest check.
 SPLITS = {"cpm-live": "2022-10-01", "bloom-tr11-176b-prequel": "main-1"}
+SENTENCE_HEADING = "2024-03-02 14:10"  # a sentence's entry heading, as tests/test_label.py gives it
 RENDERINGS = {"md": "md/{}.md", "chromium": "pdf/{}.pdf", "weasyprint": "pdf/{}.weasy.pdf"}
 KINDS = ("faults", "interventions")
 
@@ -199,7 +200,7 @@ def sentence_counts(classifier: Classifier, path: Path, must_get: bool) -> tuple
     right = total = 0
     for code, texts in yaml.safe_load(path.read_text(encoding="utf-8")).items():
         for text in texts:
-            entry = Entry(seq=1, heading="2024-03-02 14:10", text=text)
+            entry = Entry(seq=1, heading=SENTENCE_HEADING, text=text)
             got = {lb.code for lb in classifier.classify([entry])[0].labels}
             right, total = right + ((code in got) == must_get), total + 1
     return right, total

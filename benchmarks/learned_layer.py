@@ -44,7 +44,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 import yaml  # noqa: E402
-from labels import CHECK, SHARED, WRITTEN  # noqa: E402
+from labels import CHECK, SENTENCE_HEADING, SHARED, WRITTEN  # noqa: E402
 
 from logbook_miner.label.classifier import Classifier  # noqa: E402
 from logbook_miner.label.learned import LAYER_PATH, features, words  # noqa: E402
@@ -61,7 +61,6 @@ MIN_WEIGHT = 0.01  # a feature whose weights are all smaller is left out of the 
 DEV_TARGETS = {"faults": 0.93, "interv": 0.90}  # issue 11's, on the ten real logbooks
 REGULARISATION = 0.5  # LogisticRegression's C
 NON_REPORTS = ROOT / "tests" / "non_reports.yaml"  # sentences the tests hold free of their code
-TEST_HEADING = "2024-03-02 14:10"  # the heading tests/test_label.py gives them
 
 
 def rows(classifier: Classifier, logbooks: dict[str, tuple[Path, Path]]) -> list[dict]:
@@ -242,7 +241,7 @@ def kept_tests_clean(thresholds: dict[str, float], layer: Layer,
     for code in sorted(thresholds):
         clean = []
         for text in sentences.get(code, []):
-            [labelled] = classifier.classify([Entry(seq=1, heading=TEST_HEADING, text=text)])
+            [labelled] = classifier.classify([Entry(seq=1, heading=SENTENCE_HEADING, text=text)])
             row = read_by_rules(labelled)
             if code not in row["rules"]:
                 clean.append(row)

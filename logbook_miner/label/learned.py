@@ -74,11 +74,10 @@ class LearnedLayer:
             self.index = {name: i for i, name in enumerate(layer["features"].tolist())}
         # each feature's two largest weights and the code of the first: how much more a word
         # speaks for one code than for any other (`_evidence`)
-        order = np.argsort(self.weights, axis=1)
-        self._top_code = order[:, -1]
-        self._top = np.take_along_axis(self.weights, order[:, -1:], axis=1)[:, 0]
-        self._second = (np.take_along_axis(self.weights, order[:, -2:-1], axis=1)[:, 0]
-                        if self.weights.shape[1] > 1 else np.zeros(len(self.weights), np.float32))
+        self._top_code = self.weights.argmax(axis=1)
+        self._top = self.weights.max(axis=1)
+        self._second = (np.partition(self.weights, -2, axis=1)[:, -2]
+                        if self.weights.shape[1] > 1 else np.zeros_like(self._top))
         # the word pairs' rows by the pair: an entry's pairs are looked up without a string
         # made for each (most are no feature)
         self._pairs = {tuple(name.split(" ")): i for name, i in self.index.items()
