@@ -238,6 +238,7 @@ def _taxonomy_rules(taxonomy: dict) -> tuple[dict[str, Rule], list[dict]]:
                 needs=frozenset(group.get("needs", ())),
                 inside=frozenset(group.get("inside", ())),
                 not_after=frozenset(group.get("not_after", ())),
+                only_before=frozenset(group.get("only_before", ())),
                 followed_by=frozenset(group.get("followed_by", ())),
                 counted=bool(group.get("counted", False)),
                 announced_ahead=bool(spec.get("announced_ahead", False)),
@@ -367,7 +368,8 @@ class Classifier:
         for span in doc.spans[SPANS_KEY]:
             rule = self.rules[span.id_]
             if context.cue_key(span) in modified or (
-                    rule.not_after and span.start and doc[span.start - 1].lower_ in rule.not_after):
+                    rule.not_after and span.start and doc[span.start - 1].lower_ in rule.not_after
+            ) or (rule.only_before and not _before_one_of(doc, span.end, rule.only_before)):
                 continue
             first_word, last_word = span[0], span[-1]
             if first_word.is_space or last_word.is_space:  # (a cue's words rarely are)
@@ -433,6 +435,12 @@ def _end(doc: Doc, end: int, where: list[int]) -> int:
     ends before token `end`."""
     last = doc[end - 1]
     return where[last.idx + len(last) - 1] + 1
+
+
+def _before_one_of(doc: Doc, end: int, words: frozenset[str]) -> bool:
+    """True if the token at `end` (the one after a cue) is one of `words`, a punctuation mark,
+    or no token: "fixed the loader", "now fixed." (not "fixed template")."""
+    return end >= len(doc) or doc[end].is_punct or doc[end].lower_ in words
 
 
 def _announced(cue: Cue, entry: Entry) -> bool:
