@@ -27,7 +27,7 @@ import spacy
 from spacy.attrs import NORM, ORTH
 from spacy.language import Language
 from spacy.tokenizer import Tokenizer
-from spacy.tokens import Doc
+from spacy.tokens import Doc, Span
 
 from ..models import FAULT, Entry, Label, LabelledEntry, in_kind_order
 from ..resources import DATA, read_yaml
@@ -238,7 +238,7 @@ def _taxonomy_rules(taxonomy: dict) -> tuple[dict[str, Rule], list[dict]]:
                 needs=frozenset(group.get("needs", ())),
                 inside=frozenset(group.get("inside", ())),
                 not_after=frozenset(group.get("not_after", ())),
-                only_before=frozenset(group.get("only_before", ())),
+                not_before=frozenset(group.get("not_before", ())),
                 followed_by=frozenset(group.get("followed_by", ())),
                 counted=bool(group.get("counted", False)),
                 announced_ahead=bool(spec.get("announced_ahead", False)),
@@ -367,9 +367,7 @@ class Classifier:
         modified = context.decisions(doc)
         for span in doc.spans[SPANS_KEY]:
             rule = self.rules[span.id_]
-            if context.cue_key(span) in modified or (
-                    rule.not_after and span.start and doc[span.start - 1].lower_ in rule.not_after
-            ) or (rule.only_before and not _before_one_of(doc, span.end, rule.only_before)):
+            if context.cue_key(span) in modified or _dropped_by_neighbours(rule, doc, span):
                 continue
             first_word, last_word = span[0], span[-1]
             if first_word.is_space or last_word.is_space:  # (a cue's words rarely are)
@@ -437,10 +435,12 @@ def _end(doc: Doc, end: int, where: list[int]) -> int:
     return where[last.idx + len(last) - 1] + 1
 
 
-def _before_one_of(doc: Doc, end: int, words: frozenset[str]) -> bool:
-    """True if the token at `end` (the one after a cue) is one of `words`, a punctuation mark,
-    or no token: "fixed the loader", "now fixed." (not "fixed template")."""
-    return end >= len(doc) or doc[end].is_punct or doc[end].lower_ in words
+def _dropped_by_neighbours(rule: Rule, doc: Doc, span: Span) -> bool:
+    """True if the word just before the cue is one of its rule's `not_after` ("the fixed
+    loader") or the word just after it one of its `not_before` ("fixed template")."""
+    before = span.start and doc[span.start - 1].lower_ in rule.not_after
+    after = span.end < len(doc) and doc[span.end].lower_ in rule.not_before
+    return bool(before or after)
 
 
 def _announced(cue: Cue, entry: Entry) -> bool:

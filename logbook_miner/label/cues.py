@@ -22,7 +22,7 @@ class Rule:
     needs: frozenset[str] = frozenset()  # drop this cue unless the entry has one of these codes
     inside: frozenset[str] = frozenset()  # drop this cue when a cue of one of these covers it
     not_after: frozenset[str] = frozenset()  # drop this cue when the word before is one of these
-    only_before: frozenset[str] = frozenset()  # keep it only when the word after is one of these
+    not_before: frozenset[str] = frozenset()  # drop this cue when the word after is one of these
     followed_by: frozenset[str] = frozenset()  # drop it unless one of these tells what it caused
     counted: bool = False  # a count of events (rule 14): not the same event as another cue's
     announced_ahead: bool = False  # told in a sentence dated after its entry, it has not happened
