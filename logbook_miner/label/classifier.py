@@ -438,8 +438,8 @@ def _end(doc: Doc, end: int, where: list[int]) -> int:
 def _dropped_by_neighbours(rule: Rule, doc: Doc, span: Span) -> bool:
     """True if the word just before the cue is one of its rule's `not_after` ("the fixed
     loader") or the word just after it one of its `not_before` ("fixed template")."""
-    before = span.start and doc[span.start - 1].lower_ in rule.not_after
-    after = span.end < len(doc) and doc[span.end].lower_ in rule.not_before
+    before = rule.not_after and span.start and doc[span.start - 1].lower_ in rule.not_after
+    after = rule.not_before and span.end < len(doc) and doc[span.end].lower_ in rule.not_before
     return bool(before or after)
 
 

@@ -29,9 +29,12 @@ _MONTH = (
     r"(?P<mon>Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?"
     r"|Sept?(?:ember)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)\.?"
 )
-_DAY = r"(?P<day>[0-3]?\d)(?:st|nd|rd|th)?"
+_ORDINAL = r"(?:st|nd|rd|th)?"
+_DAY = rf"(?P<day>[0-3]?\d){_ORDINAL}"
+_DASH = r"\s*[-\u2013]\s*"
+_LAST_DAY = rf"[0-3]?\d{_ORDINAL}"  # a range's last day
 # "8-14 April": the range's last day (not the hour of "Apr 8 - 14:00")
-_RANGE_END = r"(?:\s*[-\u2013]\s*[0-3]?\d(?:st|nd|rd|th)?(?![:\d]))?"
+_RANGE_END = rf"(?:{_DASH}{_LAST_DAY}(?![:\d]))?"
 _OTHER_MONTH = _MONTH.replace("?P<mon>", "?:")  # a range's last month: "Apr 29 - May 5, 2024"
 WEEKDAYS = {name: number
             for number, name in enumerate(("mon", "tue", "wed", "thu", "fri", "sat", "sun"))}
@@ -56,12 +59,12 @@ DATE_PATTERNS = [
     re.compile(rf"\b{_MONTH},?\s+{_DAY}{_RANGE_END}\b(?:,?\s+(?P<year>(?:19|20)\d\d)\b)?"),
     # a range over two months takes the year written after its end: "Apr 29 - May 5, 2024",
     # "29 April - 5 May 2024"
-    re.compile(rf"\b{_MONTH},?\s+{_DAY}\s*[-\u2013]\s*{_OTHER_MONTH}\s+[0-3]?\d(?:st|nd|rd|th)?"
+    re.compile(rf"\b{_MONTH},?\s+{_DAY}{_DASH}{_OTHER_MONTH}\s+{_LAST_DAY}"
                rf",?\s+(?P<year>(?:19|20)\d\d)\b"),
-    re.compile(rf"\b{_DAY}\s+{_MONTH}\s*[-\u2013]\s*[0-3]?\d(?:st|nd|rd|th)?\s+{_OTHER_MONTH}"
+    re.compile(rf"\b{_DAY}\s+{_MONTH}{_DASH}{_LAST_DAY}\s+{_OTHER_MONTH}"
                rf",?\s+(?P<year>(?:19|20)\d\d)\b"),
     # ("of" only after an ordinal: "3 of June's runs" is a count)
-    re.compile(rf"\b(?P<day>[0-3]?\d)(?:(?:st|nd|rd|th)\s+of|(?:st|nd|rd|th)?{_RANGE_END})"
+    re.compile(rf"\b(?P<day>[0-3]?\d)(?:(?:st|nd|rd|th)\s+of|{_ORDINAL}{_RANGE_END})"
                rf"\s+{_MONTH}\b,?(?:\s+(?P<year>(?:19|20)\d\d)\b)?"),
     _needing("-", rf"\b{_DAY}-{_MONTH}-(?P<year>(?:19|20)?\d\d)\b"),  # 4-Mar-2023, 04-Mar-23
     # 17/11/2021, 11/17/21, 03-04-2023, 17.11.2021 (a dashed or dotted date needs four year
