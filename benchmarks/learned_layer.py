@@ -63,14 +63,19 @@ REGULARISATION = 0.5  # LogisticRegression's C
 NON_REPORTS = ROOT / "tests" / "non_reports.yaml"  # sentences the tests hold free of their code
 
 
+def _spaced(heading: str) -> str:
+    return " ".join(heading.split())
+
+
 def rows(classifier: Classifier, logbooks: dict[str, tuple[Path, Path]]) -> list[dict]:
     """Every gold entry of each logbook (name: (Markdown, gold)): its features, the rules'
-    codes and the gold codes."""
+    codes and the gold codes. Headings are matched with their spaces collapsed, as Markdown
+    shows them ("Mon Jun  3" as `date` prints it)."""
     found = []
     for name, (markdown, gold_path) in logbooks.items():
-        gold = {g["heading"].strip(): g for g in map(json.loads, gold_path.open(encoding="utf-8"))}
+        gold = {_spaced(g["heading"]): g for g in map(json.loads, gold_path.open(encoding="utf-8"))}
         for labelled in classifier.classify(segment(read(markdown))):
-            entry_gold = gold.get(labelled.entry.heading.strip())
+            entry_gold = gold.get(_spaced(labelled.entry.heading))
             if entry_gold is None:
                 continue
             found.append({"logbook": name, **read_by_rules(labelled),
