@@ -56,6 +56,7 @@ class Rule:
     spares: frozenset[str] = frozenset()  # codes it never modifies
     unless_code_follows: bool = False  # a code block after its sentence (or the next) undoes it
     holds: bool = False  # also modifies a cue that holds the trigger ("drains any node")
+    unless_text: re.Pattern | None = None  # it does not fire in a text this matches
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,6 +116,7 @@ def load_rules(path: Path) -> tuple[dict[str, Rule], list[dict], list[dict]]:
             spares=frozenset(group.get("spares", ())),
             unless_code_follows=bool(group.get("unless_code_follows", False)),
             holds=bool(group.get("holds", False)),
+            unless_text=re.compile(group["unless_text"]) if "unless_text" in group else None,
         )
         for pattern in group.get("phrases", []) + group.get("tokens", []):
             patterns.append({"label": rule_id, "pattern": optimise(pattern)})
@@ -424,6 +426,10 @@ def scopes(doc: Doc, rules: dict[str, Rule], own_size: str | None = None) -> lis
         if rule.unless_code_follows:
             text = _text(doc) if text is None else text  # built once, only if needed
             if _code_follows(text, doc[first:last]):
+                continue
+        if rule.unless_text:
+            text = _text(doc) if text is None else text
+            if rule.unless_text.search(text):
                 continue
         if first not in parentheses:
             words = doc.to_array(ORTH).tolist() if words is None else words
