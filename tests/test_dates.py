@@ -136,6 +136,16 @@ def test_a_weekday_picks_the_year_the_logbook_writes(tmp_path):
     assert [e.date for e in segment(read(notes))] == [None]
 
 
+def test_a_month_and_day_take_the_year_the_logbook_writes(tmp_path):
+    """"Dec 30" under "# Run notes 2023" is 30 December 2023, and the "Jan 2" after it is in
+    2024: each takes the year that puts it nearest the entry before."""
+    notes = tmp_path / "notes.md"
+    notes.write_text("# Run notes 2023\n\n## Dec 30\n\nnode 12 died\n\n## Jan 2\n\nloss spike\n\n"
+                     "## January 5\n\nquiet\n", encoding="utf-8")
+    assert [(e.date, e.date_inferred) for e in segment(read(notes))] == [
+        (date(2023, 12, 30), True), (date(2024, 1, 2), True), (date(2024, 1, 5), True)]
+
+
 @pytest.mark.parametrize(("headings", "dayfirst", "dates"), [
     # a day past 12 written first says the logbook writes day first: 04/08 is 4 August
     (["03.07.2023", "13.07.2023", "04/08/2023"], True, ["2023-07-03", "2023-07-13", "2023-08-04"]),

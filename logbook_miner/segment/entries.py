@@ -429,11 +429,11 @@ def _body_text(body: list[Line]) -> str:
 
 def _complete_dates(entries: list[Entry], no_year: dict[int, dates.DateMatch],
                     default_timezone: str | None, titles: list[str]) -> None:
-    """Years from neighbours (or from a weekday and the year the headings write most), UTC
-    timestamps, chronology flags."""
+    """Years from neighbours (or from a weekday, or the entry before, and the year the headings
+    write most: "June 3" under "# Run notes 2023"), UTC timestamps, chronology flags."""
     nearest = _nearest_dated(entries, no_year) if no_year else []
-    written_year = (_most_written_year(titles)
-                    if any(d.weekday is not None for d in no_year.values()) else None)
+    written_year = _most_written_year(titles) if no_year else None
+    previous: date | None = None  # the last year-less date dated from the headings' year
     for i, entry in enumerate(entries):
         if i in no_year:
             neighbour, found = nearest[i], no_year[i]
@@ -442,6 +442,9 @@ def _complete_dates(entries: list[Entry], no_year: dict[int, dates.DateMatch],
             elif found.weekday is not None and written_year is not None:
                 entry.date = dates.year_of_weekday(found.month, found.day, found.weekday,
                                                    written_year)
+            elif written_year is not None:  # the year turns where the dates go round it
+                entry.date = previous = dates.infer_year(
+                    found.month, found.day, previous or date(written_year, 7, 1))
             entry.date_inferred = entry.date is not None
         if entry.date and entry.time:
             entry.ts_utc = dates.to_utc(entry.date, entry.time, entry.timezone or default_timezone)
