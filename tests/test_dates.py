@@ -146,6 +146,23 @@ def test_a_month_and_day_take_the_year_the_logbook_writes(tmp_path):
         (date(2023, 12, 30), True), (date(2024, 1, 2), True), (date(2024, 1, 5), True)]
 
 
+
+@pytest.mark.parametrize(("title", "headings", "dates"), [
+    ("Run notes 2023", ["Dec 31", "Jan 2"], ["2023-12-31", "2024-01-02"]),  # the title's year first
+    ("Run notes 2024", ["Jan 5", "Dec 20", "Nov 2"], ["2024-01-05", "2023-12-20", "2023-11-02"]),
+    ("Pretraining log, 2023", ["Jun 3 (2048 GPUs)", "Jun 4"], ["2023-06-03", "2023-06-04"]),
+    ("Replicating the 2022 paper: run notes 2024", ["Mar 3"], ["2024-03-03"]),  # a tie: the later
+    ("Run notes 2023", ["Feb 27", "Feb 29", "Mar 2"], ["2023-02-27", "None", "2023-03-02"]),
+])
+def test_the_headings_year_turns_only_at_the_years_end(tmp_path, title, headings, dates):
+    """Newest first turns it back; a count in a heading is no year; a day the year lacks stays
+    undated and leaves the year as it was."""
+    notes = tmp_path / "notes.md"
+    notes.write_text(f"# {title}\n\n" + "".join(f"## {h}\n\nx\n\n" for h in headings),
+                     encoding="utf-8")
+    assert [str(e.date) for e in segment(read(notes))] == dates
+
+
 @pytest.mark.parametrize(("headings", "dayfirst", "dates"), [
     # a day past 12 written first says the logbook writes day first: 04/08 is 4 August
     (["03.07.2023", "13.07.2023", "04/08/2023"], True, ["2023-07-03", "2023-07-13", "2023-08-04"]),

@@ -56,7 +56,7 @@ class Rule:
     spares: frozenset[str] = frozenset()  # codes it never modifies
     unless_code_follows: bool = False  # a code block after its sentence (or the next) undoes it
     holds: bool = False  # also modifies a cue that holds the trigger ("drains any node")
-    unless_text: re.Pattern | None = None  # it does not fire in a text this matches
+    unless_text: re.Pattern[str] | None = None  # it does not fire in a text this matches
 
 
 @dataclass(frozen=True, slots=True)
@@ -411,6 +411,7 @@ def scopes(doc: Doc, rules: dict[str, Rule], own_size: str | None = None) -> lis
     text: str | None = None
     words: list[int] | None = None  # each token's ORTH id, read once, only if needed
     out: list[Scope] = []
+    unless_met: dict[str, bool] = {}  # rule id -> whether its unless_text is in the doc
     # the triggers that count: a rule's, and not inside a pseudo-trigger ("no longer")
     live = [(trig, rule_id) for trig, rule_id in found if rule_id in rules
             and not any(p.start <= trig.start and trig.end <= p.end for p in pseudo)]
@@ -427,9 +428,11 @@ def scopes(doc: Doc, rules: dict[str, Rule], own_size: str | None = None) -> lis
             text = _text(doc) if text is None else text  # built once, only if needed
             if _code_follows(text, doc[first:last]):
                 continue
-        if rule.unless_text:
-            text = _text(doc) if text is None else text
-            if rule.unless_text.search(text):
+        if rule.unless_text is not None:
+            if rule_id not in unless_met:  # searched once per doc and rule, not per trigger
+                text = _text(doc) if text is None else text
+                unless_met[rule_id] = rule.unless_text.search(text) is not None
+            if unless_met[rule_id]:
                 continue
         if first not in parentheses:
             words = doc.to_array(ORTH).tolist() if words is None else words

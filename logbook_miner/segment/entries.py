@@ -56,6 +56,8 @@ _PREAMBLE = re.compile(
 _PREAMBLE_LINES = 4
 # a year as written: 2024, not 2024.05 or 12024
 _YEAR = re.compile(r"(?<![\d.])(?:19|20)\d\d(?![\d.])")
+_COUNTED = re.compile(r"\s*(?:gpus?|nodes?|hosts?|tokens?|steps?|its?|iters?|samples?|seqs?|k\b)",
+                      re.IGNORECASE)  # "2048 GPUs" counts, it dates nothing
 _TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$")  # |---|:--:|
 # a list item's bullet or number, a table row's bar, a date's label ("Date: 2023-03-04")
 _ITEM_MARK = re.compile(r"(?:[-*+\u2022|]|\d{1,3}[.)](?=\s)|(?:Date|Dated|Posted|Updated)\s*:)\s*",
@@ -442,9 +444,9 @@ def _complete_dates(entries: list[Entry], no_year: dict[int, dates.DateMatch],
             elif found.weekday is not None and written_year is not None:
                 entry.date = dates.year_of_weekday(found.month, found.day, found.weekday,
                                                    written_year)
-            elif written_year is not None:  # the year turns where the dates go round it
-                entry.date = previous = dates.infer_year(
-                    found.month, found.day, previous or date(written_year, 7, 1))
+            elif written_year is not None:
+                entry.date = _in_year_of(found, previous, written_year)
+                previous = entry.date or previous
             entry.date_inferred = entry.date is not None
         if entry.date and entry.time:
             entry.ts_utc = dates.to_utc(entry.date, entry.time, entry.timezone or default_timezone)
@@ -469,10 +471,29 @@ def _home_days(entries: list[Entry], default_timezone: str | None) -> list[date 
 
 
 def _most_written_year(titles: list[str]) -> int | None:
-    """The year the headings write most often ("Training log 2024"), or None: a body's numbers
-    ("seq len 2048") are no years."""
-    years = Counter(m[0] for title in titles for m in _YEAR.finditer(title))
-    return int(years.most_common(1)[0][0]) if years else None
+    """The year the headings write most often ("Training log 2024"; the latest of a tie), or
+    None: a body's numbers are no years, nor a heading's count ("2048 GPUs") or a year to come."""
+    latest = date.today().year + 1
+    years = Counter(int(m[0]) for title in titles for m in _YEAR.finditer(title)
+                    if int(m[0]) <= latest and not _COUNTED.match(title, m.end()))
+    return max(years, key=lambda year: (years[year], year)) if years else None
+
+
+def _in_year_of(found: dates.DateMatch, previous: date | None, written_year: int) -> date | None:
+    """A month and day in the year of the entry before (the headings' year for the first),
+    turned where the months go round the year's end: "Dec 30" then "Jan 2" is the next year
+    (or the one before, in a logbook written newest first). None if there is no such day."""
+    year = written_year
+    if previous is not None:
+        year = previous.year
+        if previous.month >= 10 and found.month <= 3:
+            year += 1
+        elif previous.month <= 3 and found.month >= 10:
+            year -= 1
+    try:
+        return date(year, found.month, found.day)
+    except ValueError:  # 29 February of a year that has none
+        return None
 
 
 def _nearest_dated(entries: list[Entry], no_year: dict) -> list[date | None]:
