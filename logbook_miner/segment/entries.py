@@ -56,8 +56,8 @@ _PREAMBLE = re.compile(
 _PREAMBLE_LINES = 4
 # a year as written: 2024, not 2024.05 or 12024
 _YEAR = re.compile(r"(?<![\d.])(?:19|20)\d\d(?![\d.])")
-_COUNTED = re.compile(r"\s*(?:gpus?|nodes?|hosts?|tokens?|steps?|its?|iters?|samples?|seqs?|k\b)",
-                      re.IGNORECASE)  # "2048 GPUs" counts, it dates nothing
+_COUNTED = re.compile(r"\s*(?:gpus?|nodes?|hosts?|tokens?|steps?|its?|iters?|samples?|seqs?|k)\b",
+                      re.IGNORECASE)  # "2048 GPUs" counts, it dates nothing ("2023 items" does)
 _TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$")  # |---|:--:|
 # a list item's bullet or number, a table row's bar, a date's label ("Date: 2023-03-04")
 _ITEM_MARK = re.compile(r"(?:[-*+\u2022|]|\d{1,3}[.)](?=\s)|(?:Date|Dated|Posted|Updated)\s*:)\s*",
