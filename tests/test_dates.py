@@ -147,6 +147,18 @@ def test_a_month_and_day_take_the_year_the_logbook_writes(tmp_path):
 
 
 
+
+def test_a_heading_that_is_only_a_day_and_month_is_dated(tmp_path):
+    """"6/3" as a whole heading (a time or a dash after it allowed) takes the headings' year;
+    "1/2 of the nodes down" is no date, and a body line "6/5" starts no entry."""
+    notes = tmp_path / "notes.md"
+    notes.write_text("# Run notes 2023\n\n## 6/3\n\nnode 12 died\n6/5\n\n## 6/4 14:20 UTC\n\n"
+                     "loss spike\n\n## 6/10 - quiet\n\nok\n\n## 1/2 of the nodes down\n\nx\n",
+                     encoding="utf-8")
+    assert [(e.heading, e.date, e.time) for e in segment(read(notes))] == [
+        ("6/3", date(2023, 6, 3), None), ("6/4 14:20 UTC", date(2023, 6, 4), "14:20"),
+        ("6/10 - quiet", date(2023, 6, 10), None), ("1/2 of the nodes down", None, None)]
+
 @pytest.mark.parametrize(("title", "headings", "dates"), [
     ("Run notes 2023", ["Dec 31", "Jan 2"], ["2023-12-31", "2024-01-02"]),  # the title's year first
     ("Run notes 2024", ["Jan 5", "Dec 20", "Nov 2"], ["2024-01-05", "2023-12-20", "2023-11-02"]),

@@ -81,6 +81,10 @@ DATE_PATTERNS = [
              r"|thu(?:r(?:s(?:day)?)?)?|fri(?:day)?|sat(?:urday)?|sun(?:day)?)\b\.?,?\s+"
              r"(?P<a>[0-3]?\d)/(?P<b>[0-3]?\d)(?![\d/])"),
 ]
+# a heading that is only a day and month: "6/3", "6/3 14:20 UTC" (not "TP/PP 4/8", not "1/2 of
+# the nodes": a styled heading only, never a line of the body, see `heading_when`)
+_BARE_DAY = re.compile(r"\s*(?P<a>[0-3]?\d)/(?P<b>[0-3]?\d)"
+                       r"(?=\s*$|\s+\d{1,2}:\d\d|\s*[:\u2013\u2014-]\s)")
 # day and month both numbers, with a year (what says whether a logbook writes the day first)
 _NUMERIC = [p for p in DATE_PATTERNS if "a" in p.groupindex and "year" in p.groupindex]
 _TIME = re.compile(
@@ -216,8 +220,11 @@ def leading_when(text: str, dayfirst: bool = False) -> When | None:
 
 
 def heading_when(text: str, dayfirst: bool = False) -> When | None:
-    """The first date in a heading, with the time and zone written right after it."""
+    """The first date in a heading, with the time and zone written right after it; a heading
+    that is only a day and month ("6/3", "6/3 14:20") is one too, its year found later."""
     dates = find_dates(text, dayfirst)
+    if not dates and (bare := _BARE_DAY.match(text)):
+        dates = [m for m in [_to_match(bare, dayfirst)] if m is not None]
     return when_at(text, dates[0]) if dates else None
 
 
