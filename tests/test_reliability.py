@@ -12,8 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import optimize, stats
 
-from logbook_miner.analytics.cost import expected_lost_work, goodput, simulate_cost, young_daly
-from logbook_miner.analytics.reliability import kaplan_meier, mtbf, mttr, weibull
+from logbook_miner.analytics.cost import evaluate, goodput, simulate_cost
+from logbook_miner.analytics.reliability import mtbf, mttr, weibull
 
 
 def _exponential_failures(rng, mtbf_hours: float, window: float, reps: int) -> list[np.ndarray]:
@@ -137,20 +137,10 @@ def test_weibull_without_an_identifiable_fit():
         weibull([0.0, 3.0])
 
 
-def test_kaplan_meier_hand_example():
-    # t: 1 2+ 3 4 5+  ->  S = 4/5, 4/5, 4/5*2/3, 4/5*2/3*1/2, same
-    km = kaplan_meier([3, 1, 5, 2, 4], [True, True, False, False, True])
-    assert km["time"].tolist() == [1, 2, 3, 4, 5]
-    assert km["at_risk"].tolist() == [5, 4, 3, 2, 1]
-    assert km["events"].tolist() == [1, 0, 1, 1, 0]
-    assert km["survival"].tolist() == pytest.approx([0.8, 0.8, 8 / 15, 4 / 15, 4 / 15])
-    assert (km["ci_low"] <= km["survival"]).all() and (km["survival"] <= km["ci_high"]).all()
-
-
-def test_kaplan_meier_without_censoring_is_one_minus_the_ecdf():
-    km = kaplan_meier([2.0, 2.0, 7.0, 9.0], [True] * 4)
-    assert km["survival"].tolist() == pytest.approx([0.5, 0.25, 0.0])
-    assert kaplan_meier([], []).empty
+def young_daly(mtbf_hours: float, checkpoint_cost_seconds: float) -> float:
+    """The cost model's Daly interval, in hours."""
+    values = {"mtbf_hours": mtbf_hours, "checkpoint_cost_seconds": checkpoint_cost_seconds}
+    return evaluate(["daly_hours"], values)["daly_hours"]
 
 
 def test_young_daly_worked_value():
@@ -171,7 +161,9 @@ def test_daly_is_near_the_exact_optimum_of_his_exponential_model(mtbf_hours, cos
 
 
 def test_lost_work_and_goodput_formulas():
-    assert expected_lost_work(10, 1.0, 360) == pytest.approx(10 * 1.1 / 2)
+    rework = evaluate(["rework_hours"], {"expected_failures": 10, "interval_hours": 1.0,
+                                         "checkpoint_cost_seconds": 360})["rework_hours"]
+    assert rework == pytest.approx(10 * 1.1 / 2)
     assert goodput(100.0, 20.0, 5.0) == 0.75
     assert goodput(100.0, 150.0) == 0.0
 
@@ -239,16 +231,6 @@ def test_weibull_never_crashes(events, censored):
     if fit.shape is not None:
         assert fit.scale_hours > 0
         assert (fit.shape_ci_low or 0) <= fit.shape <= (fit.shape_ci_high or math.inf)
-
-
-@settings(deadline=None)
-@given(st.lists(st.tuples(st.sampled_from([1.0, 2.0]) | st.floats(0, 1e3), st.booleans()),
-                max_size=30))
-def test_kaplan_meier_is_a_survival_function(rows):
-    km = kaplan_meier([t for t, _ in rows], [o for _, o in rows])
-    survival = km["survival"].to_numpy()
-    assert np.all((survival >= 0) & (survival <= 1))
-    assert np.all(np.diff(survival) <= 1e-12)
 
 
 @settings(deadline=None)

@@ -103,34 +103,6 @@ def evaluate(names: list[str], values: Mapping[str, Any]) -> dict[str, Any]:
     return {name: value(ast.Name(id=name)) for name in names}
 
 
-def young_daly(mtbf_hours: float, checkpoint_cost_seconds: float) -> float:
-    """Optimum compute time between checkpoints, in hours, by Daly's higher-order formula.
-
-    MODEL's `daly_hours`: sqrt(2CM) [1 + sqrt(C/2M)/3 + (C/2M)/9] - C, or M when C >= 2M.
-    """
-    if not (math.isfinite(mtbf_hours) and mtbf_hours > 0):
-        raise ValueError("mtbf_hours must be finite and > 0")
-    if not (math.isfinite(checkpoint_cost_seconds) and checkpoint_cost_seconds >= 0):
-        raise ValueError("checkpoint_cost_seconds must be finite and >= 0")
-    values = {"mtbf_hours": mtbf_hours, "checkpoint_cost_seconds": checkpoint_cost_seconds}
-    return evaluate(["daly_hours"], values)["daly_hours"]
-
-
-def expected_lost_work(
-    failures: float, checkpoint_interval_hours: float, checkpoint_cost_seconds: float = 0.0
-) -> float:
-    """Hours of work redone after `failures` failures: each loses half a checkpoint cycle.
-
-    A failure lands uniformly within a cycle of tau + C, so on average it
-    throws away (tau + C) / 2 of work since the last complete checkpoint.
-    """
-    if failures < 0 or checkpoint_interval_hours <= 0 or checkpoint_cost_seconds < 0:
-        raise ValueError("failures and checkpoint cost must be >= 0, the interval > 0")
-    return evaluate(["rework_hours"], {
-        "expected_failures": failures, "interval_hours": checkpoint_interval_hours,
-        "checkpoint_cost_seconds": checkpoint_cost_seconds})["rework_hours"]
-
-
 def goodput(wall_hours: float, downtime_hours: float, checkpoint_hours: float = 0.0) -> float:
     """Share of wall-clock time that advanced training: (wall - downtime - checkpoints) / wall.
 

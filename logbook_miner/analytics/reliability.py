@@ -1,4 +1,4 @@
-"""Failure and repair statistics: MTBF, MTTR, Weibull hazard, Kaplan-Meier survival.
+"""Failure and repair statistics: MTBF, MTTR, Weibull hazard.
 
 Inputs are plain numbers in hours (the SQL views turn logbook entries into
 failure times, repair durations and intervals); results are frozen dataclasses
@@ -10,15 +10,10 @@ None rather than inf or NaN, which JSON cannot carry.
 from __future__ import annotations
 
 import math
-import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
 
 import numpy as np
-
-if TYPE_CHECKING:  # kaplan_meier's table; `logbook mtbf` prints without loading pandas
-    import pandas as pd
 
 
 def _hours(values: Sequence[float], name: str) -> np.ndarray:
@@ -270,41 +265,3 @@ def weibull(
         trend = "inconclusive"
     mean = float(stats.weibull_min.mean(shape, scale=scale))
     return WeibullFit(r, c, shape, low, high, scale, mean, confidence, trend)
-
-
-def kaplan_meier(
-    durations: Sequence[float], observed: Sequence[bool], confidence: float = 0.95
-) -> pd.DataFrame:
-    """Kaplan-Meier survival function (scipy.stats.ecdf on right-censored data).
-
-    `observed[i]` is False when duration i was cut short (censored). One row
-    per distinct duration: `time`, `at_risk`, `events`, `survival` and its
-    log-log (exponential Greenwood) interval `ci_low`/`ci_high`, which stays
-    inside [0, 1]; the interval is NaN where it is undefined (survival 0 or 1).
-    """
-    import pandas as pd
-
-    _check_confidence(confidence)
-    times = _hours(durations, "durations")
-    flags = np.asarray(observed, dtype=bool).reshape(-1)
-    if flags.size != times.size:
-        raise ValueError("durations and observed differ in length")
-    columns = ["time", "at_risk", "events", "survival", "ci_low", "ci_high"]
-    if times.size == 0:
-        return pd.DataFrame(columns=columns)
-    from scipy import stats
-
-    data = stats.CensoredData(uncensored=times[flags], right=times[~flags])
-    sf = stats.ecdf(data).sf
-    with warnings.catch_warnings():
-        warnings.filterwarnings("ignore", "The confidence interval is undefined")
-        ci = sf.confidence_interval(confidence, method="log-log")
-    grid = sf.quantiles
-    return pd.DataFrame({
-        "time": grid,
-        "at_risk": (times[None, :] >= grid[:, None]).sum(axis=1),
-        "events": ((times[None, :] == grid[:, None]) & flags).sum(axis=1),
-        "survival": sf.probabilities,
-        "ci_low": ci.low.probabilities,
-        "ci_high": ci.high.probabilities,
-    }, columns=columns)
