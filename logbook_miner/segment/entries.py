@@ -167,14 +167,25 @@ def _dated_items(lines: list[Line], heads: list[_Heading], dayfirst: bool) -> li
 
 def _table_header(lines: list[Line], items: list[_Heading]) -> set[int]:
     """The column names of a log kept as a table: a Markdown rule line (`|---|---|`) right
-    above a dated row, and the header row above it. They are no entry's text (a title over
-    them has none)."""
+    above a dated row, and the header row above it; or, in a Word or HTML table (no rule
+    line), a row of short names right above the first dated row ("Date | Event"). They are
+    no entry's text (a title over them has none)."""
     header = set()
     for item in items:
         rule = item.index - 1
         if rule >= 1 and _TABLE_RULE.match(lines[rule].text) and "|" in lines[rule - 1].text:
             header |= {rule - 1, rule}
+    above = items[0].index - 1 if items else -1
+    if above >= 0 and above not in header and _column_names(lines[above].text):
+        header.add(above)
     return header
+
+
+def _column_names(text: str) -> bool:
+    """A table row of names only: two or more cells, each a few words and no digit."""
+    cells = [cell.strip() for cell in text.strip().strip("|").split("|")]
+    return len(cells) >= 2 and all(
+        cell and len(cell.split()) <= 3 and not any(c.isdigit() for c in cell) for cell in cells)
 
 
 def _item_text(line: Line) -> str | None:
