@@ -422,17 +422,17 @@ def scopes(doc: Doc, rules: dict[str, Rule], own_size: str | None = None) -> lis
         rule = rules[rule_id]
         if rule.model_size and not _names_other_model(trig, own_size):
             continue
-        # the trigger's sentence, tokens [first, last)
-        first, last = Sentences.of(doc).around(trig.start)  # read once, kept on the doc
-        if rule.unless_code_follows:
-            text = _text(doc) if text is None else text  # built once, only if needed
-            if _code_follows(text, doc[first:last]):
-                continue
         if rule.unless_text is not None:
             if rule_id not in unless_met:  # searched once per doc and rule, not per trigger
                 text = _text(doc) if text is None else text
                 unless_met[rule_id] = rule.unless_text.search(text) is not None
             if unless_met[rule_id]:
+                continue
+        # the trigger's sentence, tokens [first, last)
+        first, last = Sentences.of(doc).around(trig.start)  # read once, kept on the doc
+        if rule.unless_code_follows:
+            text = _text(doc) if text is None else text  # built once, only if needed
+            if _code_follows(text, doc[first:last]):
                 continue
         if first not in parentheses:
             words = doc.to_array(ORTH).tolist() if words is None else words

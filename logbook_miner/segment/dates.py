@@ -223,9 +223,11 @@ def heading_when(text: str, dayfirst: bool = False) -> When | None:
     """The first date in a heading, with the time and zone written right after it; a heading
     that is only a day and month ("6/3", "6/3 14:20") is one too, its year found later."""
     dates = find_dates(text, dayfirst)
-    if not dates and (bare := _BARE_DAY.match(text)):
-        dates = [m for m in [_to_match(bare, dayfirst)] if m is not None]
-    return when_at(text, dates[0]) if dates else None
+    if dates:
+        return when_at(text, dates[0])
+    bare = _BARE_DAY.match(text)
+    found = _to_match(bare, dayfirst) if bare else None
+    return when_at(text, found) if found else None
 
 
 def when_at(text: str, d: DateMatch) -> When:
