@@ -44,7 +44,7 @@ from .segment.entries import segment
 from .store import (
     LogbookRecord,
     StoreError,
-    connect,
+    Writer,
     default_db,
     label_count,
     load_entries,
@@ -59,6 +59,8 @@ _CONTROL = re.compile(r"[\x00-\x1f\x7f\u2028\u2029]+")
 _POOL_MIN_SECONDS = 3.0
 _PDF_PAGES_PER_SECOND = 70.0
 _TEXT_BYTES_PER_SECOND = 250_000.0
+# Opening the store again costs about 70 ms: it is let go only for waits longer than this.
+_LONG_WAIT_SECONDS = 1.0
 
 
 @dataclass(slots=True)
@@ -255,9 +257,11 @@ def ingest(paths: Iterable[str | Path], db: str | Path | None = None, name: str 
     `classify` labels the entries (default: the taxonomy classifier, built only
     if a file changed). Files are parsed (read, segment, classify) by `workers`
     processes (default: one per core) and stored here, by the one DuckDB writer,
-    one transaction per logbook, in input order. A file found in a folder whose
-    text repeats a logbook the batch keeps (another rendering of it: x.md and
-    x.docx) is not stored, unless `force`; files named one by one always are.
+    one transaction per logbook, in input order; the writer lets go of the store
+    while it waits for a parse, so other processes can query it meanwhile. A file
+    found in a folder whose text repeats a logbook the batch keeps (another
+    rendering of it: x.md and x.docx) is not stored, unless `force`; files named
+    one by one always are.
     Errors are returned as results, never raised, so one bad file never stops
     a batch.
     """
@@ -269,12 +273,12 @@ def ingest(paths: Iterable[str | Path], db: str | Path | None = None, name: str 
     for result in results if progress else ():
         progress.file_done(result)
     given = DateReading(timezone, dayfirst)
-    with connect(db or default_db()) as con:
+    with Writer(db or default_db()) as writer:
         shas: list[str | None] = []
         readings: list[DateReading] = []  # per source: given options over the stored ones
         for source in sources:
             sha, error = _attempt(source.sha256)
-            stored_sha, read_as = stored_source(con, source.logbook) or (None, None)
+            stored_sha, read_as = stored_source(writer.con, source.logbook) or (None, None)
             reading = given if read_as is None else given.over(DateReading.from_described(read_as))
             # (a store made before options were kept knows no reading: only one given counts)
             same_reading = (reading.described() == read_as if read_as is not None
@@ -293,15 +297,15 @@ def ingest(paths: Iterable[str | Path], db: str | Path | None = None, name: str 
         for source, result in zip(sources, ingested, strict=True):
             if result.status == "unchanged":
                 named[source.logbook] = source.label
-                if not label_count(con, source.logbook):
+                if not label_count(writer.con, source.logbook):
                     result.notes.append(_unlabelled(source.logbook))
                 if todo:
-                    kept.add(source.label, fingerprint(load_entries(con, source.logbook)))
+                    kept.add(source.label, fingerprint(load_entries(writer.con, source.logbook)))
         # closed when the last file is taken: left to the garbage collector, the worker pool may
         # outlive it until interpreter exit, where Python 3.11's own exit hook races the pool's
         # manager thread ("OSError: [Errno 9] Bad file descriptor")
         with closing(_parse_all(todo, classify, pdf_backend, workers or _cores(),
-                                progress.page if progress else None)) as parsed:
+                                progress.page if progress else None, writer.release)) as parsed:
             work = _with_progress(zip(sources, shas, ingested, strict=True), len(sources),
                                   progress)
             for (source, sha, result), reading in zip(work, readings, strict=True):
@@ -319,16 +323,17 @@ def ingest(paths: Iterable[str | Path], db: str | Path | None = None, name: str 
                                     f"({named[source.logbook]}); ingest this one on its own "
                                     "with --name")
                     continue
-                before = stored_path(con, source.logbook)
+                before = stored_path(writer.con, source.logbook)
                 if before not in (None, source.label) and shingles is not None:
-                    shared = overlap(shingles, fingerprint(load_entries(con, source.logbook)))
+                    stored = fingerprint(load_entries(writer.con, source.logbook))
+                    shared = overlap(shingles, stored)
                     if shared < ANOTHER_LOGBOOK:  # a slip of the path, not the file moved
                         result.error = (f"logbook `{source.logbook}` is stored from {before}, "
                                         f"which shares {shared:.0%} of its text with this file; "
                                         "not replaced: --name gives it its own, --force "
                                         "replaces it")
                         continue
-                _store(con, source, sha, reading, parsed_one, error, result)
+                _store(writer.con, source, sha, reading, parsed_one, error, result)
                 if result.status == "ingested":
                     named[source.logbook] = source.label
                     if before not in (None, source.label):
@@ -408,16 +413,24 @@ def _attempt(fn: Callable, *args) -> tuple:
 
 
 def _parse_all(todo: list[tuple[Source, DateReading]], classify: Classify | None,
-               pdf_backend: str, workers: int,
-               on_page: OnPage | None) -> Iterator[tuple[Parsed | None, str | None]]:
-    """(Parsed, error) per source, in order: in worker processes when there is enough to do."""
+               pdf_backend: str, workers: int, on_page: OnPage | None,
+               on_wait: Callable[[], None]) -> Iterator[tuple[Parsed | None, str | None]]:
+    """(Parsed, error) per source, in order: in worker processes when there is enough to do.
+
+    `on_wait` is called before a wait of about a second or more (a parse, a classifier
+    built); the store's writer lets go of the database then.
+    """
     if not todo:
         return
     sources = [source for source, _ in todo]
     if (workers < 2 or len(sources) < 2 or not _picklable(classify)
             or estimated_seconds(sources) < _POOL_MIN_SECONDS):
-        classify = classify or default_classify()
+        if classify is None:
+            on_wait()  # (spaCy loads)
+            classify = default_classify()
         for source, reading in todo:
+            if estimated_seconds([source]) >= _LONG_WAIT_SECONDS:
+                on_wait()
             yield _attempt(parse, source, reading, classify, pdf_backend, on_page)
         return
     # spawn: workers never inherit the open DuckDB connection or its threads, and are
@@ -433,7 +446,13 @@ def _parse_all(todo: list[tuple[Source, DateReading]], classify: Classify | None
         futures.reverse()  # popped from the end in input order: a stored logbook is let go
         try:
             while futures:
-                yield futures.pop().result()
+                future = futures.pop()
+                try:
+                    outcome = future.result(timeout=_LONG_WAIT_SECONDS)
+                except TimeoutError:
+                    on_wait()
+                    outcome = future.result()
+                yield outcome
                 done += 1
         except BrokenProcessPool as exc:  # a worker died (out of memory, killed)
             for _ in sources[done:]:

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import os
 import re
+import time
 import weakref
 from collections.abc import Iterable, Iterator, Sequence
-from contextlib import contextmanager, suppress
+from contextlib import ExitStack, contextmanager, suppress
 from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -83,6 +84,52 @@ def connect(db: str | Path, read_only: bool = False,
         yield con
     finally:
         con.close()
+
+
+class Writer:
+    """An ingest's one writing connection, let go while files are parsed.
+
+    Parsing takes seconds (a large PDF, minutes); meanwhile other processes may
+    query the store. The first open fails at once on a lock, as `connect` does;
+    taken again, the lock is waited for while a reader finishes (up to
+    `patience` seconds), then named as busy the same way.
+    """
+
+    def __init__(self, db: str | Path, patience: float = 30.0) -> None:
+        self.db, self.patience = db, patience
+        self._held: ExitStack | None = None
+        self._con: duckdb.DuckDBPyConnection | None = None
+        self._opened = False
+
+    def __enter__(self) -> Writer:
+        self._take()  # now: a busy or bad database stops the ingest before any parsing
+        return self
+
+    def __exit__(self, *_) -> None:
+        self.release()
+
+    @property
+    def con(self) -> duckdb.DuckDBPyConnection:
+        return self._take() if self._con is None else self._con
+
+    def _take(self) -> duckdb.DuckDBPyConnection:
+        deadline = time.monotonic() + (self.patience if self._opened else 0.0)
+        while True:
+            held = ExitStack()
+            try:
+                self._con = held.enter_context(connect(self.db))
+                self._held, self._opened = held, True
+                return self._con
+            except StoreLocked:
+                if time.monotonic() >= deadline:
+                    raise
+                time.sleep(0.1)
+
+    def release(self) -> None:
+        """Close the connection (what was committed stays); `con` opens it again."""
+        if self._held is not None:
+            self._held.close()
+            self._held = self._con = None
 
 
 def _starts_with(path: str, header: bytes) -> bool:

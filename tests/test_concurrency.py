@@ -3,7 +3,9 @@
 DuckDB lets one process write, or several read; the CLI turns its lock error
 into one line naming the database and the holder's PID, and exits 2. The
 holder is always another process; the commands under test run in-process
-(click's runner) except one real `logbook ingest`, to keep this fast.
+(click's runner) except one real `logbook ingest`, to keep this fast. An
+ingest lets go of the store while it parses, so readers are turned away only
+while it writes.
 """
 
 from __future__ import annotations
@@ -11,8 +13,9 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
+import threading
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
 import pytest
@@ -83,6 +86,37 @@ def test_readers_work_beside_a_reader_and_a_writer_waits_for_them(db):
     assert_busy(busy, db, reader)
     done = logbook_in_process("ingest", "--no-label", "--db", db, db.parent / "more.md")
     assert done.returncode == 0 and "more: 2 entries" in done.stdout, done
+
+
+class ReaderDuringParse:
+    """An ingest's progress that has another process open the store at the PDF's first page
+    (`holding` asserts that it could) and keep it open a second past the last page."""
+
+    def __init__(self, db: Path) -> None:
+        self.db, self.held, self.opened = db, ExitStack(), False
+
+    def start(self, files: int) -> None: ...
+
+    def page(self, read: int, total: int) -> None:
+        if read == 1:
+            self.held.enter_context(holding(self.db, read_only=True))
+            self.opened = True
+        if read == total:
+            threading.Timer(1.0, self.held.close).start()
+
+    def file_done(self, result) -> None: ...
+
+
+def test_readers_open_the_store_while_an_ingest_parses_and_the_writer_waits_for_them(
+        db, shared):
+    reader = ReaderDuringParse(db)
+    pdf = shared / "logbooks" / "pdf" / "cpm-live.pdf"  # 179 pages: seconds of parsing
+    [result] = ingest([pdf], db=db, classify=no_labels, workers=1, progress=reader)
+    assert reader.opened
+    assert (result.status, result.error) == ("ingested", None), result
+    run = logbook_in_process("sql", "SELECT count(*) AS n FROM entries WHERE logbook = "
+                             "'cpm-live'", "--db", db)
+    assert run.returncode == 0 and f"{result.entries}" in run.stdout, run
 
 
 def test_a_file_that_is_not_a_database_is_bad_input_not_busy(tmp_path):
