@@ -14,6 +14,7 @@ import re
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
@@ -22,6 +23,7 @@ import pytest
 from helpers import ROOT, CliRun, logbook, logbook_cli, logbook_in_process
 
 from logbook_miner.ingest import ingest, no_labels
+from logbook_miner.store import StoreLocked, Writer
 
 # Commands that only read the store.
 READERS = {
@@ -117,6 +119,17 @@ def test_readers_open_the_store_while_an_ingest_parses_and_the_writer_waits_for_
     run = logbook_in_process("sql", "SELECT count(*) AS n FROM entries WHERE logbook = "
                              "'cpm-live'", "--db", db)
     assert run.returncode == 0 and f"{result.entries}" in run.stdout, run
+
+
+def test_a_writer_taking_the_store_back_waits_its_patience_then_names_the_holder(db):
+    with Writer(db, patience=0.5) as writer:
+        writer.release()
+        with holding(db, read_only=True) as reader:
+            started = time.monotonic()
+            with pytest.raises(StoreLocked, match=f"in use by process {reader.pid} "):
+                writer.con  # noqa: B018 (opening is the act under test)
+            assert time.monotonic() - started >= 0.5
+        assert writer.con.execute("SELECT count(*) FROM entries").fetchone() == (3,)
 
 
 def test_a_file_that_is_not_a_database_is_bad_input_not_busy(tmp_path):
