@@ -78,13 +78,15 @@ def write_logbook(path: Path, title: str, notes: list[Note], toc: bool = True,
     return path
 
 
-def unicode_pdf(lines: list[tuple[str, float]], compress: bool = False) -> bytes:
+def unicode_pdf(lines: list[tuple[str, float]], compress: bool = False,
+                font: str = "Helvetica") -> bytes:
     """A one-page PDF of (text, size) lines in any Unicode: CJK, emoji, even a lone surrogate.
 
     Each character is a glyph of a Type0 font mapped back to Unicode by a ToUnicode CMap,
     as browsers write them; no font file is needed, since readers take the text from the map.
     A line is shown in strings of at most 1,000 glyphs (PDFium reads no further than 16,383
     in one); `compress` deflates the page, so a line of millions of characters takes kilobytes.
+    `font` names the font (a monospaced one, "Courier", makes the lines a code block's).
     """
     chars = sorted({c for text, _ in lines for c in text})
     cid = {c: i + 1 for i, c in enumerate(chars)}
@@ -114,13 +116,13 @@ def unicode_pdf(lines: list[tuple[str, float]], compress: bool = False) -> bytes
         "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R "
         "/Resources << /Font << /F1 5 0 R >> >> >>",
         f"<< /Length {len(content)}{deflate} >>\nstream\n".encode() + content + b"\nendstream",
-        "<< /Type /Font /Subtype /Type0 /BaseFont /Helvetica /Encoding /Identity-H "
+        f"<< /Type /Font /Subtype /Type0 /BaseFont /{font} /Encoding /Identity-H "
         "/DescendantFonts [6 0 R] /ToUnicode 7 0 R >>",
-        "<< /Type /Font /Subtype /CIDFontType2 /BaseFont /Helvetica "
+        f"<< /Type /Font /Subtype /CIDFontType2 /BaseFont /{font} "
         "/CIDSystemInfo << /Registry (Adobe) /Ordering (Identity) /Supplement 0 >> "
         f"/FontDescriptor 8 0 R /W [1 [{widths}]] >>",
         f"<< /Length {len(cmap)} >>\nstream\n{cmap}\nendstream",
-        "<< /Type /FontDescriptor /FontName /Helvetica /Flags 32 /FontBBox [0 -200 1000 900] "
+        f"<< /Type /FontDescriptor /FontName /{font} /Flags 32 /FontBBox [0 -200 1000 900] "
         "/ItalicAngle 0 /Ascent 900 /Descent -200 /CapHeight 700 /StemV 80 >>",
     ]
     out, offsets = b"%PDF-1.7\n", []

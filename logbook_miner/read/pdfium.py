@@ -261,7 +261,7 @@ class _PageReader:
             bottom=max(w.top for w in words) + size, x0=first.x0, size=size,
             bold=all(w.bold for w in words), code=code,
             char_width=self._char_width(first, first.code) or size * 0.6,
-            spans=tuple((w.x0, w.text) for w in words) if code else (),
+            spans=tuple((w.x0, _combine_surrogates(w.text)) for w in words) if code else (),
         )
 
     def _char_width(self, word: _Word, mono: bool) -> float:
