@@ -101,3 +101,25 @@ def test_a_document_that_is_only_headers_is_a_list_of_entries(tmp_path):
                          footer_style="page")
     got = [e.heading for e in segment(read(path))]
     assert got == [n.heading for n in headers]
+
+
+# Incident titles that put the date last, long enough to wrap: the date's line is the
+# heading's second, as a browser prints Markdown's "## INC-412: ... (2023-09-04)".
+DATED_LAST = [
+    Note("INC-412: Training crashes at step 1840 with an illegal memory access on two "
+         "ranks (2023-09-04)", ["Rank 3 and rank 11 died with the same trace, twice in an hour; "
+                                "the job was requeued from the 1800 checkpoint each time."]),
+    Note("INC-418: The data loader raises UnicodeDecodeError on shard 0173 of the web "
+         "mix (2023-09-06)", ["Shard 0173 holds Latin-1 text that the tokenizer job missed; "
+                              "it is skipped until the data team writes it again."]),
+    Note("INC-427: quiet day (2023-09-11)", ["Nothing to report: loss 2.31, no restarts, "
+                                             "throughput as usual on all 64 nodes."]),
+]
+
+
+def test_a_wrapped_title_with_its_date_last_is_one_dated_heading(tmp_path):
+    path = write_logbook(tmp_path / "incidents.pdf", "Incident log", DATED_LAST, toc=False)
+    entries = segment(read(path))
+    assert [(e.heading, e.date) for e in entries] == [
+        (n.heading, date.fromisoformat(n.heading[-11:-1])) for n in DATED_LAST]
+    assert " ".join(entries[0].text.split()) == DATED_LAST[0].paragraphs[0]  # (wrapped)

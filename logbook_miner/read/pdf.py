@@ -45,6 +45,7 @@ _EDGE_LINES = 2  # how many lines at a page's top and bottom may be furniture
 IMAGE_TEXT = "[image]"  # a figure's place in the text: a heading over a figure has a body
 _MIN_FIGURE = (50.0, 30.0)  # points, width and height: smaller images are icons or bullets
 _PARAGRAPH_GAP = 1.3  # lines this many usual line pitches apart start a new block
+_LINE_HEIGHT = 1.2  # a line's usual pitch, in font sizes, as renderers set text by default
 _PITCH_TOLERANCE = 0.15  # points: line steps this close are one step measured twice
 # pdfplumber keeps a dict of ~2 KB per character, so a page's characters are counted as
 # pdfminer places them and a page with more is refused: a 3 KB PDF can hold a line of a
@@ -130,6 +131,10 @@ def assemble(path: Path, pages: list[list[PdfLine]], title: str | None = None) -
             line.size = body[0][0] if body else 10.0
             line.char_width = 0.6 * line.size
     margin, pitch = _left_margin(every), _line_pitch(pages)
+    for size in [s for s in pitch if body and s > body[0][0]]:
+        # headings: their lines are steps apart only when one wrapped; the usual step
+        # between two of them is the space around separate headings, not a line's height
+        pitch[size] = min(pitch[size], _LINE_HEIGHT * size)
     lines: list[Line] = []
     for placed in pages:
         lines.extend(_to_lines(placed, margin, pitch))

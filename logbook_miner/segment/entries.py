@@ -88,7 +88,7 @@ def segment(doc: Document, default_timezone: str | None = None,
     lines = doc.lines
     if dayfirst is None:
         dayfirst = dates.reads_dayfirst(line.text for line in lines)
-    heads = _join_wrapped(_find_headings(lines, dayfirst), lines)
+    heads = _join_wrapped(_find_headings(lines, dayfirst), lines, dayfirst)
     titles = [head.text for head in heads]  # a title may name the year ("Training log 2024")
     column_names: set[int] = set()
     if not any(head.when for head in heads):
@@ -239,14 +239,20 @@ def _log_line(when: dates.When, text: str) -> bool:
     return bool(when.time and when.time.count(":") == 2) or text[when.date.end:].startswith("T")
 
 
-def _join_wrapped(heads: list[_Heading], lines: list[Line]) -> list[_Heading]:
-    """A heading that wrapped onto the next line: same style, or an unclosed bracket."""
+def _join_wrapped(heads: list[_Heading], lines: list[Line], dayfirst: bool) -> list[_Heading]:
+    """A heading that wrapped onto the next line: same style, or an unclosed bracket.
+
+    Either line may hold the date: "INC-412: Training crashes at step 1840 with illegal
+    memory" over "access (2023-09-04)" is one heading, as in its Markdown.
+    """
     out: list[_Heading] = []
     for head in heads:
         prev = out[-1] if out else None
         if prev is not None and head.index == prev.index + prev.span and _continues(
                 prev, head, lines):
             prev.text, prev.span = f"{prev.text} {head.text}", prev.span + 1
+            if prev.when is None and head.when is not None:  # found again, placed in the whole
+                prev.when = dates.heading_when(prev.text, dayfirst)
             continue
         out.append(head)
     starts = {h.index for h in out}
@@ -269,7 +275,7 @@ def _continues(prev: _Heading, head: _Heading, lines: list[Line]) -> bool:
     if prev.level == _BODY_LEVEL or a.level is not None:
         return False  # Markdown headings never wrap; body-style lines are handled above
     same_style = (a.size, a.bold) == (b.size, b.bold)
-    return same_style and (head.when is None or _unclosed(prev.text))
+    return same_style and (head.when is None or prev.when is None or _unclosed(prev.text))
 
 
 def _unclosed(text: str) -> bool:
