@@ -79,14 +79,16 @@ def write_logbook(path: Path, title: str, notes: list[Note], toc: bool = True,
 
 
 def unicode_pdf(lines: list[tuple[str, float]], compress: bool = False,
-                font: str = "Helvetica") -> bytes:
+                font: str = "Helvetica", unmapped: str = "") -> bytes:
     """A one-page PDF of (text, size) lines in any Unicode: CJK, emoji, even a lone surrogate.
 
     Each character is a glyph of a Type0 font mapped back to Unicode by a ToUnicode CMap,
     as browsers write them; no font file is needed, since readers take the text from the map.
     A line is shown in strings of at most 1,000 glyphs (PDFium reads no further than 16,383
     in one); `compress` deflates the page, so a line of millions of characters takes kilobytes.
-    `font` names the font (a monospaced one, "Courier", makes the lines a code block's).
+    `font` names the font (a monospaced one, "Courier", makes the lines a code block's);
+    the glyphs of `unmapped` characters are left out of the map, as a browser leaves a
+    colour emoji's.
     """
     chars = sorted({c for text, _ in lines for c in text})
     cid = {c: i + 1 for i, c in enumerate(chars)}
@@ -97,8 +99,8 @@ def unicode_pdf(lines: list[tuple[str, float]], compress: bool = False,
             "/CIDSystemInfo << /Registry (Adobe) /Ordering (UCS) /Supplement 0 >> def\n"
             "/CMapName /Adobe-Identity-UCS def /CMapType 2 def\n"
             "1 begincodespacerange <0000> <FFFF> endcodespacerange\n"
-            f"{len(chars)} beginbfchar\n"
-            + "".join(f"<{cid[c]:04X}> <{utf16(c)}>\n" for c in chars)
+            f"{len(chars) - len(set(unmapped) & set(chars))} beginbfchar\n"
+            + "".join(f"<{cid[c]:04X}> <{utf16(c)}>\n" for c in chars if c not in unmapped)
             + "endbfchar endcmap CMapName currentdict /CMap defineresource pop end end")
     y, ops = 750, []
     for text, size in lines:

@@ -80,3 +80,36 @@ def test_compatibility_characters_are_normalised(tmp_path):
         [only] = segment(read_pdf(tmp_path / "nfkc.pdf", backend=backend))
         assert (only.heading, only.text) == ("2022-05-01 fixed 1 checkpoint",
                                              "The file system is back.")
+
+
+KPI_ROWS = [("Metric", "This week", "Last week"), ("Restarts", "0", "2"),
+            ("Incidents: hangs", "0", "0"), ("Incidents: NaN / overflow", "0", "1")]
+JUSTIFIED = ("Quiet week. The reliability bot's counters moved nowhere; notwithstanding "
+             "that, checkpointing-throughput-measurements and eval-harness-regressions were "
+             "reviewed, documented, re-verified, and archived.")
+
+
+def table_pdf(path: Path) -> Path:
+    """A dated heading, a justified paragraph (wide gaps, no columns), then a table of counters."""
+    pdf = FPDF(format="letter")
+    pdf.add_page()
+    pdf.set_font("Helvetica", "B", 16)
+    pdf.cell(0, 9, "2024-01-15 weekly KPIs", new_x="LMARGIN", new_y="NEXT")
+    pdf.set_font("Helvetica", size=11)
+    pdf.multi_cell(90, 5.5, JUSTIFIED, align="J", new_x="LMARGIN", new_y="NEXT")
+    pdf.ln(3)
+    with pdf.table(col_widths=(70, 30, 30), width=130, align="LEFT") as table:
+        for row in KPI_ROWS:
+            cells = table.row()
+            for cell in row:
+                cells.cell(cell)
+    pdf.output(str(path))
+    return path
+
+
+@pytest.mark.parametrize("backend", PDF_BACKENDS)
+def test_a_tables_rows_come_out_as_markdown_rows_and_prose_stays_prose(tmp_path, backend):
+    [entry] = segment(read_pdf(table_pdf(tmp_path / "kpi.pdf"), backend=backend))
+    lines = entry.text.splitlines()
+    assert lines[-len(KPI_ROWS):] == ["| " + " | ".join(row) + " |" for row in KPI_ROWS]
+    assert " ".join(lines[:-len(KPI_ROWS)]).split() == JUSTIFIED.split()  # no cells in prose

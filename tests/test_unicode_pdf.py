@@ -31,6 +31,15 @@ def test_characters_outside_the_bmp_come_out_whole(tmp_path, backend, lines, fon
         text.encode("utf-8")  # no surrogate left
 
 
+@pytest.mark.parametrize("backend", PDF_BACKENDS)
+def test_a_glyph_with_no_character_is_no_text(tmp_path, backend):
+    path = tmp_path / "unmapped.pdf"
+    path.write_bytes(unicode_pdf([("2022-06-14 run notes", 16), ("relaunched \u2728 at 09:10", 11)],
+                                 unmapped="\u2728"))
+    texts = [" ".join(line.text.split()) for line in read_pdf(path, backend).lines if line.text]
+    assert texts == ["2022-06-14 run notes", "relaunched at 09:10"]
+
+
 def test_a_pdf_with_cjk_and_emoji_ingests(tmp_path):
     path, db = tmp_path / "cjk.pdf", tmp_path / "x.duckdb"
     path.write_bytes(unicode_pdf(CJK))

@@ -32,6 +32,7 @@ if TYPE_CHECKING:
 
 _BOLD = re.compile(r"bold|black|heavy|semibold|demi", re.IGNORECASE)
 _MONO = re.compile(r"mono|courier|code|consol|menlo|typewriter", re.IGNORECASE)
+_NO_TEXT = re.compile(r"\ufffc$|\(cid:\d+\)$")
 _BULLET = re.compile(r"^[•◦▪▫■□●○‣⁃∙·]\s*|\s*[•◦▪▫■□●○‣⁃∙·]$")
 # Furniture a renderer prints on a page whatever the logbook says; checked on a
 # page's first and last lines only. Repeats across pages are caught generically.
@@ -46,6 +47,10 @@ IMAGE_TEXT = "[image]"  # a figure's place in the text: a heading over a figure 
 _MIN_FIGURE = (50.0, 30.0)  # points, width and height: smaller images are icons or bullets
 _PARAGRAPH_GAP = 1.3  # lines this many usual line pitches apart start a new block
 _LINE_HEIGHT = 1.2  # a line's usual pitch, in font sizes, as renderers set text by default
+_CELL_GAP = 0.5  # font sizes: a gap this wide between two words parts two cells of a table
+_WORD_GAP = 0.15  # font sizes: characters further apart are two words (a space's width is ~0.25)
+_SAME_COLUMN = 2.0  # points: cells that start this close are in one column
+_SAME_GAP = 0.1  # font sizes: gaps this close in width are one justified line's spaces
 _PITCH_TOLERANCE = 0.15  # points: line steps this close are one step measured twice
 # pdfplumber keeps a dict of ~2 KB per character, so a page's characters are counted as
 # pdfminer places them and a page with more is refused: a 3 KB PDF can hold a line of a
@@ -70,6 +75,7 @@ class PdfLine:
     code: bool
     char_width: float
     spans: tuple[tuple[float, str], ...] = ()  # (x0, text) of each char or word, for code layout
+    cells: tuple[tuple[float, str], ...] = ()  # (x0, text) of the parts wide gaps leave, if 2+
 
 
 def read_pdf(path: Path, on_page: OnPage | None = None) -> Document:
@@ -137,7 +143,7 @@ def assemble(path: Path, pages: list[list[PdfLine]], title: str | None = None) -
         pitch[size] = min(pitch[size], _LINE_HEIGHT * size)
     lines: list[Line] = []
     for placed in pages:
-        lines.extend(_to_lines(placed, margin, pitch))
+        lines.extend(_to_lines(placed, margin, pitch, _tables(placed)))
     return Document(path=path, format="pdf", lines=_join_broken_tokens(lines),
                     pages=len(pages), title=title)
 
@@ -170,8 +176,9 @@ def _bounded_layout(page) -> None:
 def _page_lines(page) -> list[PdfLine]:
     lines = []
     _bounded_layout(page)
-    # U+FFFC marks where an image sat (Google Docs exports): no text, and PDFium drops it too.
-    page = page.filter(lambda obj: obj.get("text") != "\ufffc")
+    # U+FFFC marks where an image sat (Google Docs exports), "(cid:N)" a glyph with no
+    # character (a colour emoji in Chromium's PDFs): no text, and PDFium drops them too.
+    page = page.filter(lambda obj: not _NO_TEXT.match(obj.get("text") or ""))
     for raw in page.extract_text_lines(return_chars=True, strip=True):
         chars = [c for c in raw["chars"] if c["text"].strip()]
         if not chars:
@@ -181,15 +188,58 @@ def _page_lines(page) -> list[PdfLine]:
         if not text:
             continue
         code = all(_MONO.search(c["fontname"]) for c in chars)
+        size = sizes.most_common(1)[0][0]
         lines.append(PdfLine(
             text=text, page=page.page_number, top=raw["top"], bottom=raw["bottom"],
-            x0=raw["x0"], size=sizes.most_common(1)[0][0],
+            x0=raw["x0"], size=size,
             bold=all(_BOLD.search(c["fontname"]) for c in chars), code=code,
             char_width=chars[0]["width"] or chars[0]["size"] * 0.6,
             spans=tuple((c["x0"], c["text"]) for c in chars) if code else (),
+            cells=() if code else cells(_words_of(raw["chars"], size), size),
         ))
     boxes = [(image["x0"], image["top"], image["width"], image["height"]) for image in page.images]
     return with_figures(lines, boxes, page.page_number)
+
+
+def _words_of(chars: list[dict], size: float) -> list[tuple[float, float, str]]:
+    """(x0, x1, text) of each word of a line's characters, spaces among them: a space or a gap
+    wider than a thin space parts two (a ligature pdfminer hands over twice is taken once)."""
+    words: list[tuple[float, float, str]] = []
+    previous, spaced = None, False
+    for c in chars:
+        if not c["text"].strip():
+            spaced = True
+            continue
+        if previous and (previous["text"], previous["x0"]) == (c["text"], c["x0"]):
+            continue
+        if words and not spaced and c["x0"] - words[-1][1] <= _WORD_GAP * size:
+            x0, _, text = words[-1]
+            words[-1] = (x0, c["x1"], text + c["text"])
+        else:
+            words.append((c["x0"], c["x1"], c["text"]))
+        previous, spaced = c, False
+    return words
+
+
+def cells(words: list[tuple[float, float, str]], size: float) -> tuple[tuple[float, str], ...]:
+    """A line's parts between gaps wider than a space ((x0, text) each), if it has two or more:
+    the cells of a table's row, if the lines next to it part at the same places (`_tables`).
+    A line whose every gap is one width is justified prose, whatever that width."""
+    gaps = [b[0] - a[1] for a, b in itertools.pairwise(words)]
+    if len(gaps) >= 2 and max(gaps) - min(gaps) < _SAME_GAP * size:
+        return ()
+    parts: list[tuple[float, str]] = []
+    end = None
+    for x0, x1, text in words:
+        if end is not None and x0 - end <= _CELL_GAP * size:
+            parts[-1] = (parts[-1][0], f"{parts[-1][1]} {text}")
+        else:
+            parts.append((x0, text))
+        end = x1
+    if len(parts) < 2:
+        return ()
+    return tuple((x0, unicodedata.normalize("NFKC", _BULLET.sub("", text)).strip())
+                 for x0, text in parts)
 
 
 def has_text(pages: list[list[PdfLine] | None]) -> bool:
@@ -244,14 +294,41 @@ def strip_furniture(pages: list[list[PdfLine]]) -> list[list[PdfLine]]:
     return cleaned
 
 
-def _to_lines(placed: list[PdfLine], margin: float, pitch: dict[float, float]) -> list[Line]:
-    """Blank lines at paragraph gaps; code lines laid out on their monospace columns."""
+def _tables(placed: list[PdfLine]) -> set[int]:
+    """A page's tables laid out as Markdown writes them (a row a line: `| cell | cell |`); the
+    indices of their rows.
+
+    Lines one under another that each part at wide gaps are a table when two of them part
+    at the same place (a column's cells start at one x); prose, even justified, widens its
+    gaps anywhere, and one line with a wide gap ("Loss      2.31") stays as it is.
+    """
+    rows: set[int] = set()
+    run: list[int] = []
+    for i in range(len(placed) + 1):
+        if i < len(placed) and placed[i].cells:
+            run.append(i)
+            continue
+        starts = [[x for x, _ in placed[j].cells[1:]] for j in run]
+        if any(abs(a - b) <= _SAME_COLUMN for k, xs in enumerate(starts) for a in xs
+               for others in starts[k + 1:] for b in others):
+            for j in run:
+                placed[j].text = "| " + " | ".join(text for _, text in placed[j].cells) + " |"
+            rows.update(run)
+        run = []
+    return rows
+
+
+def _to_lines(placed: list[PdfLine], margin: float, pitch: dict[float, float],
+              rows: set[int]) -> list[Line]:
+    """Blank lines at paragraph gaps (none between a table's `rows`); code lines laid out on
+    their monospace columns."""
     out: list[Line] = []
     previous: PdfLine | None = None
     origin = 0.0
     for i, line in enumerate(placed):
         usual = pitch.get(line.size, 1.2 * line.size)
-        if previous is not None and line.top - previous.top > _PARAGRAPH_GAP * usual:
+        if (previous is not None and line.top - previous.top > _PARAGRAPH_GAP * usual
+                and not {i - 1, i} <= rows):
             out.append(Line("", page=line.page))
         if line.code and not (previous and previous.code):
             block = itertools.takewhile(lambda x: x.code, placed[i:])

@@ -35,6 +35,7 @@ _Y_TOLERANCE = 3.0  # pdfplumber's default: tops this close are one line
 _WORD = re.compile(r"[^\s\ufffe\x02]+[\ufffe\x02]?|[\ufffe\x02]")
 _HYPHENS = "\ufffe\x02"
 _SURROGATE = re.compile("[\ud800-\udfff]")
+_CONTROL = re.compile("[\x00-\x1f\x7f]")
 # CJK radicals, symbols, kana, ideographs (BMP and beyond), compatibility forms
 _CJK = re.compile("[\u2e80-\u9fff\uf900-\ufaff\ufe30-\ufe4f\ud840-\ud87f]")
 # pdfminer takes a non-embedded standard font's descent from its AFM metrics; PDFium
@@ -58,6 +59,7 @@ class _Word:
     top: float
     x0: float
     first: int  # char index of the first character, for a width when needed
+    x1: float  # the last character's right edge
     sizes: Counter
     bold: bool
     code: bool
@@ -127,6 +129,7 @@ class _PageReader:
         self._x, self._y = ctypes.c_double(), ctypes.c_double()
         self._px, self._py = ctypes.byref(self._x), ctypes.byref(self._y)
         self._matrix = raw.FS_MATRIX()
+        self._box = raw.FS_RECTF()
         self._name = ctypes.create_string_buffer(256)
         self._flags = ctypes.c_int()
 
@@ -193,8 +196,13 @@ class _PageReader:
         text = m.group()
         if text.endswith(tuple(_HYPHENS)):
             text = text[:-1] + "-"
+        text = _CONTROL.sub("", text)  # a glyph the font maps to no character
+        if not text:
+            return None
         top = self.height - self._y.value - max(f.size + f.descent for _, f in runs)
-        return _Word(text, top=top, x0=self._x.value, first=first, sizes=sizes,
+        x0 = self._x.value
+        raw.FPDFText_GetLooseCharBox(self.textpage.raw, last, self._box)
+        return _Word(text, top=top, x0=x0, first=first, x1=self._box.right, sizes=sizes,
                      bold=all(f.bold for _, f in runs), code=all(f.code for _, f in runs))
 
     def _runs(self, first: int, last: int) -> list[tuple[int, _Font]]:
@@ -262,6 +270,8 @@ class _PageReader:
             bold=all(w.bold for w in words), code=code,
             char_width=self._char_width(first, first.code) or size * 0.6,
             spans=tuple((w.x0, _combine_surrogates(w.text)) for w in words) if code else (),
+            cells=() if code else plumber.cells(
+                [(w.x0, w.x1, _combine_surrogates(w.text)) for w in words], size),
         )
 
     def _char_width(self, word: _Word, mono: bool) -> float:
