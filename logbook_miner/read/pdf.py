@@ -137,13 +137,19 @@ def assemble(path: Path, pages: list[list[PdfLine]], title: str | None = None) -
             line.size = body[0][0] if body else 10.0
             line.char_width = 0.6 * line.size
     margin, pitch = _left_margin(every), _line_pitch(pages)
-    for size in [s for s in pitch if body and s > body[0][0]]:
+    prose = Counter()  # characters per size outside code: the text's own size is the most used
+    for line in every:
+        if not line.code:
+            prose[line.size] += len(line.text)
+    text_size = prose.most_common(1)[0][0] if prose else 0.0
+    headings = {size for size in pitch if prose and size >= text_size + 1}  # as segment ranks
+    for size in headings:
         # headings: their lines are steps apart only when one wrapped; the usual step
         # between two of them is the space around separate headings, not a line's height
         pitch[size] = min(pitch[size], _LINE_HEIGHT * size)
     lines: list[Line] = []
     for placed in pages:
-        lines.extend(_to_lines(placed, margin, pitch, _tables(placed)))
+        lines.extend(_to_lines(placed, margin, pitch, _tables(placed), headings))
     return Document(path=path, format="pdf", lines=_join_broken_tokens(lines),
                     pages=len(pages), title=title)
 
@@ -319,17 +325,25 @@ def _tables(placed: list[PdfLine]) -> set[int]:
 
 
 def _to_lines(placed: list[PdfLine], margin: float, pitch: dict[float, float],
-              rows: set[int]) -> list[Line]:
-    """Blank lines at paragraph gaps (none between a table's `rows`); code lines laid out on
-    their monospace columns."""
+              rows: set[int], headings: set[float]) -> list[Line]:
+    """Blank lines at paragraph gaps (none between a table's `rows`); a heading's lines (a
+    size in `headings`) that the renderer wrapped, one line again ("Scheduled maintenance
+    30 Jan –" over "1 Feb 2024"); code lines laid out on their monospace columns."""
     out: list[Line] = []
     previous: PdfLine | None = None
     origin = 0.0
     for i, line in enumerate(placed):
         usual = pitch.get(line.size, 1.2 * line.size)
-        if (previous is not None and line.top - previous.top > _PARAGRAPH_GAP * usual
-                and not {i - 1, i} <= rows):
+        gap = previous is not None and line.top - previous.top > _PARAGRAPH_GAP * usual
+        if gap and not {i - 1, i} <= rows:
             out.append(Line("", page=line.page))
+        elif (not gap and previous is not None and line.size in headings and not line.code
+              and (previous.size, previous.bold, previous.code) == (line.size, line.bold, False)
+              and previous.page == line.page):
+            joint = "" if _broken_token(out[-1].text, line.text) else " "
+            out[-1] = dataclasses.replace(out[-1], text=out[-1].text + joint + line.text)
+            previous = line
+            continue
         if line.code and not (previous and previous.code):
             block = itertools.takewhile(lambda x: x.code, placed[i:])
             origin = min(x.x0 for x in block)
@@ -388,10 +402,15 @@ def _join_broken_tokens(lines: list[Line]) -> list[Line]:
     out: list[Line] = []
     for line in lines:
         prev = out[-1] if out else None
-        if (prev is not None and line.text and prev.text.endswith(("-", "/"))
-                and not prev.text.endswith(("--", " -")) and not line.text[0].isspace()
+        if (prev is not None and _broken_token(prev.text, line.text)
                 and (prev.size, prev.bold, prev.code) == (line.size, line.bold, line.code)):
             out[-1] = dataclasses.replace(prev, text=prev.text + line.text)
         else:
             out.append(line)
     return out
+
+
+def _broken_token(text: str, following: str) -> bool:
+    """Whether a line ending in `text` broke a token that `following` goes on with."""
+    return (bool(following) and text.endswith(("-", "/")) and not text.endswith(("--", " -"))
+            and not following[0].isspace())
