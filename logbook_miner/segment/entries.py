@@ -229,7 +229,9 @@ def _starts_block(lines: list[Line], i: int) -> bool:
 
 
 def _standalone(lines: list[Line], i: int) -> bool:
-    after = i + 1 >= len(lines) or not lines[i + 1].text.strip()
+    """A line with a block break before and after it (a blank line, a page's end)."""
+    after = (i + 1 >= len(lines) or not lines[i + 1].text.strip()
+             or lines[i + 1].page != lines[i].page)
     return (_starts_block(lines, i) and after
             and len(lines[i].text) <= _MAX_STANDALONE_BOLD_CHARS)
 
