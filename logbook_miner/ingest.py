@@ -44,6 +44,7 @@ from .segment.entries import segment
 from .store import (
     LogbookRecord,
     StoreError,
+    StoreLocked,
     Writer,
     default_db,
     label_count,
@@ -61,6 +62,7 @@ _PDF_PAGES_PER_SECOND = 70.0
 _TEXT_BYTES_PER_SECOND = 250_000.0
 # Opening the store again costs about 70 ms: it is let go only for waits longer than this.
 _LONG_WAIT_SECONDS = 1.0
+STORE_PATIENCE = 30.0  # seconds an ingest waits for readers to let go of the store after a parse
 
 
 @dataclass(slots=True)
@@ -273,7 +275,7 @@ def ingest(paths: Iterable[str | Path], db: str | Path | None = None, name: str 
     for result in results if progress else ():
         progress.file_done(result)
     given = DateReading(timezone, dayfirst)
-    with Writer(db or default_db()) as writer:
+    with Writer(db or default_db(), STORE_PATIENCE) as writer:
         shas: list[str | None] = []
         readings: list[DateReading] = []  # per source: given options over the stored ones
         for source in sources:
@@ -308,6 +310,7 @@ def ingest(paths: Iterable[str | Path], db: str | Path | None = None, name: str 
                                 progress.page if progress else None, writer.release)) as parsed:
             work = _with_progress(zip(sources, shas, ingested, strict=True), len(sources),
                                   progress)
+            busy: str | None = None  # once the store stays busy, no later file waits for it
             for (source, sha, result), reading in zip(work, readings, strict=True):
                 if not sha:
                     continue
@@ -323,7 +326,13 @@ def ingest(paths: Iterable[str | Path], db: str | Path | None = None, name: str 
                                     f"({named[source.logbook]}); ingest this one on its own "
                                     "with --name")
                     continue
-                before = stored_path(writer.con, source.logbook)
+                try:  # the store, taken back after the parse
+                    before = stored_path(writer.con, source.logbook)
+                except StoreLocked as exc:  # a reader kept it past the writer's patience
+                    busy = busy or f"parsed, not stored: {exc}"
+                if busy:
+                    result.error = busy
+                    continue
                 if before not in (None, source.label) and shingles is not None:
                     stored = fingerprint(load_entries(writer.con, source.logbook))
                     shared = overlap(shingles, stored)
@@ -417,8 +426,9 @@ def _parse_all(todo: list[tuple[Source, DateReading]], classify: Classify | None
                on_wait: Callable[[], None]) -> Iterator[tuple[Parsed | None, str | None]]:
     """(Parsed, error) per source, in order: in worker processes when there is enough to do.
 
-    `on_wait` is called before a wait of about a second or more (a parse, a classifier
-    built); the store's writer lets go of the database then.
+    `on_wait` is called when a wait is long: before a parse or a classifier's build
+    estimated at a second or more, or after a second spent waiting for a worker's file;
+    the store's writer lets go of the database then.
     """
     if not todo:
         return

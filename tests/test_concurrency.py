@@ -20,7 +20,7 @@ from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
 import pytest
-from helpers import ROOT, CliRun, logbook, logbook_cli, logbook_in_process
+from helpers import ROOT, CliRun, entry_counts, logbook, logbook_cli, logbook_in_process
 
 from logbook_miner.ingest import ingest, no_labels
 from logbook_miner.store import StoreLocked, Writer
@@ -92,10 +92,11 @@ def test_readers_work_beside_a_reader_and_a_writer_waits_for_them(db):
 
 class ReaderDuringParse:
     """An ingest's progress that has another process open the store at the PDF's first page
-    (`holding` asserts that it could) and keep it open a second past the last page."""
+    (`holding` asserts that it could) and keep it open `hold` seconds past the last page
+    (or until `held` is closed)."""
 
-    def __init__(self, db: Path) -> None:
-        self.db, self.held, self.opened = db, ExitStack(), False
+    def __init__(self, db: Path, hold: float = 1.0) -> None:
+        self.db, self.hold, self.held, self.opened = db, hold, ExitStack(), False
 
     def start(self, files: int) -> None: ...
 
@@ -103,22 +104,37 @@ class ReaderDuringParse:
         if read == 1:
             self.held.enter_context(holding(self.db, read_only=True))
             self.opened = True
-        if read == total:
-            threading.Timer(1.0, self.held.close).start()
+        if read == total and self.hold:
+            threading.Timer(self.hold, self.held.close).start()
 
     def file_done(self, result) -> None: ...
 
 
-def test_readers_open_the_store_while_an_ingest_parses_and_the_writer_waits_for_them(
-        db, shared):
+CPM_LIVE = ("logbooks", "pdf", "cpm-live.pdf")  # 179 pages: seconds of parsing
+
+
+def test_readers_open_the_store_while_an_ingest_parses(db, shared):
     reader = ReaderDuringParse(db)
-    pdf = shared / "logbooks" / "pdf" / "cpm-live.pdf"  # 179 pages: seconds of parsing
-    [result] = ingest([pdf], db=db, classify=no_labels, workers=1, progress=reader)
+    [result] = ingest([shared.joinpath(*CPM_LIVE)], db=db, classify=no_labels, workers=1,
+                      progress=reader)
     assert reader.opened
     assert (result.status, result.error) == ("ingested", None), result
     run = logbook_in_process("sql", "SELECT count(*) AS n FROM entries WHERE logbook = "
                              "'cpm-live'", "--db", db)
     assert run.returncode == 0 and f"{result.entries}" in run.stdout, run
+
+
+def test_a_reader_that_stays_past_the_writers_patience_costs_files_not_the_store(
+        db, shared, monkeypatch):
+    monkeypatch.setattr("logbook_miner.ingest.STORE_PATIENCE", 0.5)
+    reader = ReaderDuringParse(db, hold=0)
+    with reader.held:
+        results = ingest([shared.joinpath(*CPM_LIVE), db.parent / "more.md"], db=db,
+                         classify=no_labels, workers=1, progress=reader)
+    assert [r.status for r in results] == ["error", "error"], results
+    assert all(r.error.startswith(f"parsed, not stored: {db}: database is in use by process ")
+               for r in results), results
+    assert entry_counts(db) == {"ops": 3}  # what was stored before stays, nothing half-written
 
 
 def test_a_writer_taking_the_store_back_waits_its_patience_then_names_the_holder(db):

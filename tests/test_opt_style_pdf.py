@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import date, datetime
 
 import pytest
+from fpdf import FPDF
 from pdfbuild import Note, write_logbook
 
 from logbook_miner.read import read
@@ -123,3 +124,23 @@ def test_a_wrapped_title_with_its_date_last_is_one_dated_heading(tmp_path):
     assert [(e.heading, e.date) for e in entries] == [
         (n.heading, date.fromisoformat(n.heading[-11:-1])) for n in DATED_LAST]
     assert " ".join(entries[0].text.split()) == DATED_LAST[0].paragraphs[0]  # (wrapped)
+
+
+
+def test_two_short_headings_one_under_the_other_stay_two(tmp_path):
+    """Headings set close (Word's Heading 2: 1.31 sizes apart), an empty day over the next:
+    the first ends far from the right edge, so the second is no wrap of it."""
+    pdf = FPDF(format="letter")
+    pdf.add_page()
+    body = "Relaunched from the 37k checkpoint after the node swap; loss back on trend. " * 3
+    notes = [("2024-01-05 restart", body), ("2024-01-06 holiday, nothing logged", ""),
+             ("2024-01-07 restart", body)]
+    for heading, text in notes:
+        pdf.set_font("Helvetica", "B", 14)
+        pdf.cell(0, 14 * 1.31 / 72 * 25.4, heading, new_x="LMARGIN", new_y="NEXT")
+        if text:
+            pdf.set_font("Helvetica", size=11)
+            pdf.multi_cell(0, 5.5, text, new_x="LMARGIN", new_y="NEXT")
+    pdf.output(str(tmp_path / "close.pdf"))
+    entries = segment(read(tmp_path / "close.pdf"))
+    assert [e.heading for e in entries] == [heading for heading, _ in notes]

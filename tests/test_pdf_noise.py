@@ -113,3 +113,44 @@ def test_a_tables_rows_come_out_as_markdown_rows_and_prose_stays_prose(tmp_path,
     lines = entry.text.splitlines()
     assert lines[-len(KPI_ROWS):] == ["| " + " | ".join(row) + " |" for row in KPI_ROWS]
     assert " ".join(lines[:-len(KPI_ROWS)]).split() == JUSTIFIED.split()  # no cells in prose
+
+
+def list_pdf(path: Path, items: list[str], code_first: bool = False) -> Path:
+    """A heading over list items laid out as Word prints them: the marker, a tab, the text
+    (or an item that opens with inline code, whose monospace spaces are wide)."""
+    pdf = FPDF(format="letter")
+    pdf.add_page()
+    pdf.set_font("Helvetica", "B", 16)
+    pdf.cell(0, 9, "2024-01-04 notes", new_x="LMARGIN", new_y="NEXT")
+    for n, item in enumerate(items, 1):
+        pdf.set_x(20)
+        if code_first:
+            command, rest = item.split(" :: ")
+            pdf.set_font("Courier", size=11)
+            pdf.cell(pdf.get_string_width(command), 6, command)
+            pdf.set_font("Helvetica", size=11)
+            pdf.cell(0, 6, " " + rest, new_x="LMARGIN", new_y="NEXT")
+        else:
+            pdf.set_font("Helvetica", size=11)
+            pdf.cell(8, 6, f"{n}.")
+            pdf.cell(0, 6, item, new_x="LMARGIN", new_y="NEXT")
+    pdf.output(str(path))
+    return path
+
+
+@pytest.mark.parametrize("backend", PDF_BACKENDS)
+def test_list_items_with_a_hanging_indent_are_no_table(tmp_path, backend):
+    items = ["2024-01-05 restarted node 3 after an ECC error", "2024-01-06 quiet day",
+             "2024-01-08 drained node 7"]
+    path = list_pdf(tmp_path / "l.pdf", items)
+    lines = [line.text for line in read_pdf(path, backend).lines if line.text]
+    assert lines[1:] == [f"{n}. {item}" for n, item in enumerate(items, 1)]
+
+
+@pytest.mark.parametrize("backend", PDF_BACKENDS)
+def test_inline_code_at_a_lines_start_is_no_table(tmp_path, backend):
+    items = ["nvidia-smi -q :: showed 0 ECC errors on every node",
+             "nvidia-smi -q -d ECC :: again after the reboot, still clean"]
+    path = list_pdf(tmp_path / "c.pdf", items, code_first=True)
+    lines = [" ".join(line.text.split()) for line in read_pdf(path, backend).lines if line.text]
+    assert lines[1:] == [item.replace(" :: ", " ") for item in items]

@@ -47,10 +47,14 @@ IMAGE_TEXT = "[image]"  # a figure's place in the text: a heading over a figure 
 _MIN_FIGURE = (50.0, 30.0)  # points, width and height: smaller images are icons or bullets
 _PARAGRAPH_GAP = 1.3  # lines this many usual line pitches apart start a new block
 _LINE_HEIGHT = 1.2  # a line's usual pitch, in font sizes, as renderers set text by default
+_WRAP_STEP = 2.2  # font sizes: a wrapped heading's next line is at most this far below
+_NARROW_CHAR = 0.45  # font sizes: a character's width, on the narrow side (a word's room)
 _CELL_GAP = 0.5  # font sizes: a gap this wide between two words parts two cells of a table
 _WORD_GAP = 0.15  # font sizes: characters further apart are two words (a space's width is ~0.25)
-_SAME_COLUMN = 2.0  # points: cells that start this close are in one column
+_SAME_COLUMN = 2.0  # points: cells that start (or end) this close are in one column
 _SAME_GAP = 0.1  # font sizes: gaps this close in width are one justified line's spaces
+_ITEM_MARK = re.compile(r"[-*•◦▪‣⁃∙·]|\(?\d{1,3}[.)]|\(?[a-z][.)]")  # a list item's marker
+_ROW_STEP = 1.5  # a step this many times a table's first between rows ends the table
 _PITCH_TOLERANCE = 0.15  # points: line steps this close are one step measured twice
 # pdfplumber keeps a dict of ~2 KB per character, so a page's characters are counted as
 # pdfminer places them and a page with more is refused: a 3 KB PDF can hold a line of a
@@ -59,6 +63,9 @@ MAX_PAGE_CHARS = 20_000
 # pdfminer logs each repair it makes to a damaged file (to stderr, when the app
 # configures no logging); the reader's verdict is a ReadError, so that is noise.
 logging.getLogger("pdfminer").setLevel(logging.CRITICAL)
+
+
+Word = tuple[float, float, str, bool]  # x0, x1, text, monospaced
 
 
 @dataclass(slots=True)
@@ -75,7 +82,9 @@ class PdfLine:
     code: bool
     char_width: float
     spans: tuple[tuple[float, str], ...] = ()  # (x0, text) of each char or word, for code layout
-    cells: tuple[tuple[float, str], ...] = ()  # (x0, text) of the parts wide gaps leave, if 2+
+    cells: tuple[tuple[float, float, str], ...] = ()  # (x0, x1, text) of the parts wide gaps
+    # leave, if 2+
+    x1: float = 0.0  # the right edge of its last character
 
 
 def read_pdf(path: Path, on_page: OnPage | None = None) -> Document:
@@ -147,9 +156,10 @@ def assemble(path: Path, pages: list[list[PdfLine]], title: str | None = None) -
         # headings: their lines are steps apart only when one wrapped; the usual step
         # between two of them is the space around separate headings, not a line's height
         pitch[size] = min(pitch[size], _LINE_HEIGHT * size)
+    right = max((line.x1 for line in every if not line.code), default=0.0)
     lines: list[Line] = []
     for placed in pages:
-        lines.extend(_to_lines(placed, margin, pitch, _tables(placed), headings))
+        lines.extend(_to_lines(placed, margin, pitch, _tables(placed), headings, right))
     return Document(path=path, format="pdf", lines=_join_broken_tokens(lines),
                     pages=len(pages), title=title)
 
@@ -202,15 +212,17 @@ def _page_lines(page) -> list[PdfLine]:
             char_width=chars[0]["width"] or chars[0]["size"] * 0.6,
             spans=tuple((c["x0"], c["text"]) for c in chars) if code else (),
             cells=() if code else cells(_words_of(raw["chars"], size), size),
+            x1=raw["x1"],
         ))
     boxes = [(image["x0"], image["top"], image["width"], image["height"]) for image in page.images]
     return with_figures(lines, boxes, page.page_number)
 
 
-def _words_of(chars: list[dict], size: float) -> list[tuple[float, float, str]]:
-    """(x0, x1, text) of each word of a line's characters, spaces among them: a space or a gap
-    wider than a thin space parts two (a ligature pdfminer hands over twice is taken once)."""
-    words: list[tuple[float, float, str]] = []
+def _words_of(chars: list[dict], size: float) -> list[Word]:
+    """(x0, x1, text, monospaced) of each word of a line's characters, spaces among them: a
+    space or a gap wider than a thin space parts two (a ligature pdfminer hands over twice is
+    taken once)."""
+    words: list[Word] = []
     previous, spaced = None, False
     for c in chars:
         if not c["text"].strip():
@@ -218,34 +230,38 @@ def _words_of(chars: list[dict], size: float) -> list[tuple[float, float, str]]:
             continue
         if previous and (previous["text"], previous["x0"]) == (c["text"], c["x0"]):
             continue
+        mono = bool(_MONO.search(c["fontname"]))
         if words and not spaced and c["x0"] - words[-1][1] <= _WORD_GAP * size:
-            x0, _, text = words[-1]
-            words[-1] = (x0, c["x1"], text + c["text"])
+            x0, _, text, all_mono = words[-1]
+            words[-1] = (x0, c["x1"], text + c["text"], all_mono and mono)
         else:
-            words.append((c["x0"], c["x1"], c["text"]))
+            words.append((c["x0"], c["x1"], c["text"], mono))
         previous, spaced = c, False
     return words
 
 
-def cells(words: list[tuple[float, float, str]], size: float) -> tuple[tuple[float, str], ...]:
-    """A line's parts between gaps wider than a space ((x0, text) each), if it has two or more:
-    the cells of a table's row, if the lines next to it part at the same places (`_tables`).
-    A line whose every gap is one width is justified prose, whatever that width."""
+def cells(words: list[Word], size: float) -> tuple[tuple[float, float, str], ...]:
+    """A line's parts between gaps wider than a space ((x0, x1, text) each), if it has 2+:
+    the cells of a table's row, if a line next to it parts at the same place (`_tables`).
+
+    Not a gap: one beside inline code (a monospace space is 0.6 of a size), one after a list's
+    marker (a hanging indent); and a line whose gaps are all one width has none (a justified
+    line's spaces, or a wide font's).
+    """
     gaps = [b[0] - a[1] for a, b in itertools.pairwise(words)]
-    if len(gaps) >= 2 and max(gaps) - min(gaps) < _SAME_GAP * size:
+    if len(gaps) > 1 and max(gaps) - min(gaps) < _SAME_GAP * size:
         return ()
-    parts: list[tuple[float, str]] = []
-    end = None
-    for x0, x1, text in words:
-        if end is not None and x0 - end <= _CELL_GAP * size:
-            parts[-1] = (parts[-1][0], f"{parts[-1][1]} {text}")
+    parts: list[tuple[float, float, str]] = []
+    for n, (x0, x1, text, mono) in enumerate(words):
+        wide = bool(n) and gaps[n - 1] > _CELL_GAP * size and not (mono or words[n - 1][3])
+        if parts and not (wide and not _ITEM_MARK.fullmatch(parts[-1][2])):
+            parts[-1] = (parts[-1][0], x1, f"{parts[-1][2]} {text}")
         else:
-            parts.append((x0, text))
-        end = x1
+            parts.append((x0, x1, text))
     if len(parts) < 2:
         return ()
-    return tuple((x0, unicodedata.normalize("NFKC", _BULLET.sub("", text)).strip())
-                 for x0, text in parts)
+    return tuple((x0, x1, unicodedata.normalize("NFKC", _BULLET.sub("", text)).strip())
+                 for x0, x1, text in parts)
 
 
 def has_text(pages: list[list[PdfLine] | None]) -> bool:
@@ -300,50 +316,73 @@ def strip_furniture(pages: list[list[PdfLine]]) -> list[list[PdfLine]]:
     return cleaned
 
 
-def _tables(placed: list[PdfLine]) -> set[int]:
-    """A page's tables laid out as Markdown writes them (a row a line: `| cell | cell |`); the
-    indices of their rows.
+def _tables(placed: list[PdfLine]) -> dict[int, int]:
+    """A page's tables laid out as Markdown writes them (a row a line: `| cell | cell |`);
+    each row's index, mapped to its table's number.
 
-    Lines one under another that each part at wide gaps are a table when two of them part
-    at the same place (a column's cells start at one x); prose, even justified, widens its
-    gaps anywhere, and one line with a wide gap ("Loss      2.31") stays as it is.
+    A line that parts at wide gaps is a row when a line next to it parts at the same place
+    (a column's cells start, end or centre at one x), and so is the line right above a
+    table's first row with as many cells (a header, centred); a step down much wider than
+    the table's first ends it. Prose, even justified, widens its gaps anywhere.
     """
-    rows: set[int] = set()
-    run: list[int] = []
-    for i in range(len(placed) + 1):
-        if i < len(placed) and placed[i].cells:
-            run.append(i)
-            continue
-        starts = [[x for x, _ in placed[j].cells[1:]] for j in run]
-        if any(abs(a - b) <= _SAME_COLUMN for k, xs in enumerate(starts) for a in xs
-               for others in starts[k + 1:] for b in others):
-            for j in run:
-                placed[j].text = "| " + " | ".join(text for _, text in placed[j].cells) + " |"
-            rows.update(run)
-        run = []
+    def aligned(i: int, j: int) -> bool:
+        """Cells of lines i and j that start at one x, or, inside the line (a line's last cell
+        ends where the line does, a justified one's at the margin), end or centre at one x."""
+        a, b = placed[i].cells, placed[j].cells
+        return any(abs(a0 - b0) <= _SAME_COLUMN for a0, _, _ in a[1:] for b0, _, _ in b[1:]) or any(
+            abs(a1 - b1) <= _SAME_COLUMN or abs(a0 + a1 - b0 - b1) <= 2 * _SAME_COLUMN
+            for a0, a1, _ in a[1:-1] for b0, b1, _ in b[1:-1])
+
+    rows: dict[int, int] = {}
+    for run in _runs(placed):
+        found = [k for n, k in enumerate(run) if (n and aligned(run[n - 1], k))
+                 or (n + 1 < len(run) and aligned(k, run[n + 1]))]
+        for _, numbered in itertools.groupby(enumerate(found), lambda nk: nk[1] - nk[0]):
+            table = [k for _, k in numbered]
+            above = table[0] - 1
+            if above in run and len(placed[above].cells) == len(placed[table[0]].cells):
+                table.insert(0, above)
+            for k in table:
+                rows[k] = table[0]
+                placed[k].text = "| " + " | ".join(
+                    text.replace("|", "\\|") for _, _, text in placed[k].cells) + " |"
     return rows
 
 
+def _runs(placed: list[PdfLine]) -> list[list[int]]:
+    """Runs of lines one under another that part at wide gaps, each ended by a step down much
+    wider than its first."""
+    runs: list[list[int]] = []
+    for i, line in enumerate(placed):
+        run = runs[-1] if runs else []
+        if line.cells and run and run[-1] == i - 1 and (
+                len(run) < 2 or line.top - placed[i - 1].top
+                <= _ROW_STEP * (placed[run[1]].top - placed[run[0]].top)):
+            run.append(i)
+        elif line.cells:
+            runs.append([i])
+    return runs
+
+
 def _to_lines(placed: list[PdfLine], margin: float, pitch: dict[float, float],
-              rows: set[int], headings: set[float]) -> list[Line]:
-    """Blank lines at paragraph gaps (none between a table's `rows`); a heading's lines (a
-    size in `headings`) that the renderer wrapped, one line again ("Scheduled maintenance
-    30 Jan –" over "1 Feb 2024"); code lines laid out on their monospace columns."""
+              rows: dict[int, int], headings: set[float], right: float) -> list[Line]:
+    """Blank lines at paragraph gaps (none between the `rows` of one table); a heading's
+    lines (a size in `headings`) that the renderer wrapped at the text's `right` edge, one
+    line again ("Scheduled maintenance 30 Jan –" over "1 Feb 2024"); code lines laid out
+    on their monospace columns."""
     out: list[Line] = []
     previous: PdfLine | None = None
     origin = 0.0
     for i, line in enumerate(placed):
-        usual = pitch.get(line.size, 1.2 * line.size)
-        gap = previous is not None and line.top - previous.top > _PARAGRAPH_GAP * usual
-        if gap and not {i - 1, i} <= rows:
-            out.append(Line("", page=line.page))
-        elif (not gap and previous is not None and line.size in headings and not line.code
-              and (previous.size, previous.bold, previous.code) == (line.size, line.bold, False)
-              and previous.page == line.page):
+        if previous is not None and line.size in headings and _wrapped(previous, line, right):
             joint = "" if _broken_token(out[-1].text, line.text) else " "
             out[-1] = dataclasses.replace(out[-1], text=out[-1].text + joint + line.text)
             previous = line
             continue
+        usual = pitch.get(line.size, 1.2 * line.size)
+        if (previous is not None and line.top - previous.top > _PARAGRAPH_GAP * usual
+                and not (i - 1 in rows and rows.get(i) == rows[i - 1])):
+            out.append(Line("", page=line.page))
         if line.code and not (previous and previous.code):
             block = itertools.takewhile(lambda x: x.code, placed[i:])
             origin = min(x.x0 for x in block)
@@ -352,6 +391,16 @@ def _to_lines(placed: list[PdfLine], margin: float, pitch: dict[float, float],
                         indent=round(max(0.0, line.x0 - margin), 1)))
         previous = line
     return out
+
+
+def _wrapped(previous: PdfLine, line: PdfLine, right: float) -> bool:
+    """Whether `line` goes on with `previous`, a line of the same style that ended where the
+    first word of `line` had no room left before the `right` edge (a short heading over
+    another is two), at most two sizes above it."""
+    word = len(line.text.split(maxsplit=1)[0])
+    return ((previous.size, previous.bold, previous.code) == (line.size, line.bold, line.code)
+            and not line.code and 0 < line.top - previous.top <= _WRAP_STEP * line.size
+            and previous.x1 + (word + 1) * _NARROW_CHAR * line.size > right)
 
 
 def _monospaced(line: PdfLine, origin: float) -> str:

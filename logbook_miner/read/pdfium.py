@@ -271,7 +271,8 @@ class _PageReader:
             char_width=self._char_width(first, first.code) or size * 0.6,
             spans=tuple((w.x0, _combine_surrogates(w.text)) for w in words) if code else (),
             cells=() if code else plumber.cells(
-                [(w.x0, w.x1, _combine_surrogates(w.text)) for w in words], size),
+                [(w.x0, w.x1, _combine_surrogates(w.text), w.code) for w in words], size),
+            x1=max(w.x1 for w in words),
         )
 
     def _char_width(self, word: _Word, mono: bool) -> float:
