@@ -326,10 +326,11 @@ def ingest(paths: Iterable[str | Path], db: str | Path | None = None, name: str 
                                     f"({named[source.logbook]}); ingest this one on its own "
                                     "with --name")
                     continue
-                try:  # the store, taken back after the parse
-                    before = stored_path(writer.con, source.logbook)
-                except StoreLocked as exc:  # a reader kept it past the writer's patience
-                    busy = busy or f"parsed, not stored: {exc}"
+                if busy is None:
+                    try:  # the store, taken back after the parse
+                        before = stored_path(writer.con, source.logbook)
+                    except StoreLocked as exc:  # a reader kept it past the writer's patience
+                        busy = f"parsed, not stored: {exc}"
                 if busy:
                     result.error = busy
                     continue

@@ -95,7 +95,7 @@ class Writer:
     `patience` seconds), then named as busy the same way.
     """
 
-    def __init__(self, db: str | Path, patience: float = 30.0) -> None:
+    def __init__(self, db: str | Path, patience: float) -> None:
         self.db, self.patience = db, patience
         self._held: ExitStack | None = None
         self._con: duckdb.DuckDBPyConnection | None = None
