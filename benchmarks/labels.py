@@ -96,7 +96,8 @@ CHECK = ("bloom-tr11-176b-prequel", "cpm-live", "opt-175b-56_percent_update",
          "synth-eng-newsletter-training-corner", "synth-8d-problem-reports",
          "synth-freelancer-client-updates", "synth-lost-compute-register",
          "synth-reservation-sheet", "synth-statuspage-updates",
-         "synth-assistant-thread-summaries")
+         "synth-assistant-thread-summaries", "synth-elog-physics-facility",
+         "synth-sitrep-reports")
 # A logbook split in two: entries before the date, or before the entry with this
 # heading, are tune; the rest check.
 SPLITS = {"cpm-live": "2022-10-01", "bloom-tr11-176b-prequel": "main-1"}
