@@ -21,9 +21,10 @@ BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
 WRITTEN = BENCHMARKS / "written_logbooks"
 # incident titles that wrap with their date last; weekly tables of counters, most at zero;
 # mail subjects that wrap inside a date range ("30 Jan –" over "1 Feb 2024"); a bold
-# heading alone at the foot of a page, its text on the next
+# heading alone at the foot of a page, its text on the next; bold numbered titles over
+# bulleted plans ("**3. Next plan**"), one at a page's top
 LOGBOOKS = ["synth-incident-timeline", "synth-weekly-kpi-sheet", "synth-hpc-mailing-list",
-            "synth-annotated-shell-history"]
+            "synth-annotated-shell-history", "synth-translated-weekly-report"]
 
 pytestmark = pytest.mark.skipif(shutil.which("chromium") is None,
                                 reason="needs Debian's chromium")

@@ -34,6 +34,7 @@ _BOLD = re.compile(r"bold|black|heavy|semibold|demi", re.IGNORECASE)
 _MONO = re.compile(r"mono|courier|code|consol|menlo|typewriter", re.IGNORECASE)
 _NO_TEXT = re.compile(r"\ufffc$|\(cid:\d+\)$")
 _BULLET = re.compile(r"^[•◦▪▫■□●○‣⁃∙·]\s*|\s*[•◦▪▫■□●○‣⁃∙·]$")
+_LEADING_BULLET = re.compile(r"^[•◦▪▫■□●○‣⁃∙·]\s*(?=\S)")
 # Furniture a renderer prints on a page whatever the logbook says; checked on a
 # page's first and last lines only. Repeats across pages are caught generically.
 FURNITURE = [
@@ -54,6 +55,7 @@ _WORD_GAP = 0.15  # font sizes: characters further apart are two words (a space'
 _SAME_COLUMN = 2.0  # points: cells that start (or end) this close are in one column
 _SAME_GAP = 0.1  # font sizes: gaps this close in width are one justified line's spaces
 _ITEM_MARK = re.compile(r"[-*•◦▪‣⁃∙·]|\(?\d{1,3}[.)]|\(?[a-z][.)]")  # a list item's marker
+_MARK_SIZE = (0.15, 0.6)  # font sizes: the least side and the most of a bullet drawn as a shape
 _ROW_STEP = 1.5  # a step this many times a table's first between rows ends the table
 _PITCH_TOLERANCE = 0.15  # points: line steps this close are one step measured twice
 # pdfplumber keeps a dict of ~2 KB per character, so a page's characters are counted as
@@ -66,6 +68,7 @@ logging.getLogger("pdfminer").setLevel(logging.CRITICAL)
 
 
 Word = tuple[float, float, str, bool]  # x0, x1, text, monospaced
+Box = tuple[float, float, float, float]  # x0, top, x1, bottom, in points from the page's top
 
 
 @dataclass(slots=True)
@@ -158,8 +161,12 @@ def assemble(path: Path, pages: list[list[PdfLine]], title: str | None = None) -
         pitch[size] = min(pitch[size], _LINE_HEIGHT * size)
     right = max((line.x1 for line in every if not line.code), default=0.0)
     lines: list[Line] = []
+    last: PdfLine | None = None
     for placed in pages:
+        if last and placed and _ended(last, placed[0], right):
+            lines.append(Line("", page=placed[0].page))
         lines.extend(_to_lines(placed, margin, pitch, _tables(placed), headings, right))
+        last = placed[-1] if placed else last
     return Document(path=path, format="pdf", lines=_join_broken_tokens(lines),
                     pages=len(pages), title=title)
 
@@ -200,7 +207,7 @@ def _page_lines(page) -> list[PdfLine]:
         if not chars:
             continue
         sizes = Counter(round(c["size"], 1) for c in chars)
-        text = unicodedata.normalize("NFKC", _BULLET.sub("", raw["text"])).strip()
+        text = marked_item(raw["text"])
         if not text:
             continue
         code = all(_MONO.search(c["fontname"]) for c in chars)
@@ -215,7 +222,8 @@ def _page_lines(page) -> list[PdfLine]:
             x1=raw["x1"],
         ))
     boxes = [(image["x0"], image["top"], image["width"], image["height"]) for image in page.images]
-    return with_figures(lines, boxes, page.page_number)
+    shapes = [(s["x0"], s["top"], s["x1"], s["bottom"]) for s in page.curves + page.rects]
+    return with_figures(with_bullets(lines, shapes), boxes, page.page_number)
 
 
 def _words_of(chars: list[dict], size: float) -> list[Word]:
@@ -262,6 +270,30 @@ def cells(words: list[Word], size: float) -> tuple[tuple[float, float, str], ...
         return ()
     return tuple((x0, x1, unicodedata.normalize("NFKC", _BULLET.sub("", text)).strip())
                  for x0, x1, text in parts)
+
+
+def marked_item(text: str) -> str:
+    """A line's text with its list bullet written as Markdown writes it (`- `), as the
+    DOCX and HTML readers do: a list's items are not a paragraph (a section titled as a plan
+    runs over its items); a bullet alone, or at the line's end, is dropped."""
+    text = _LEADING_BULLET.sub("- ", text.strip())
+    return unicodedata.normalize("NFKC", _BULLET.sub("", text)).strip()
+
+
+def with_bullets(lines: list[PdfLine], shapes: list[Box]) -> list[PdfLine]:
+    """Lines with a list's bullet that the renderer drew as a shape (Chromium draws discs,
+    circles and squares, no glyph) marked as `marked_item` marks a glyph's: a small shape,
+    about square, just left of a line's first word and level with it."""
+    marks = [box for box in shapes if box[2] - box[0] <= 2 * (box[3] - box[1]) <= 4 * (
+        box[2] - box[0])]
+    for line in lines if marks else ():
+        least, most = (side * line.size for side in _MARK_SIZE)
+        if not line.code and not line.text.startswith("- ") and any(
+                least <= min(x1 - x0, bottom - top) and max(x1 - x0, bottom - top) <= most
+                and 0 <= line.x0 - x1 <= 2 * line.size and line.top <= (top + bottom) / 2
+                <= line.bottom for x0, top, x1, bottom in marks):
+            line.text = f"- {line.text}"
+    return lines
 
 
 def has_text(pages: list[list[PdfLine] | None]) -> bool:
@@ -397,10 +429,23 @@ def _wrapped(previous: PdfLine, line: PdfLine, right: float) -> bool:
     """Whether `line` goes on with `previous`, a line of the same style that ended where the
     first word of `line` had no room left before the `right` edge (a short heading over
     another is two), at most two sizes above it."""
-    word = len(line.text.split(maxsplit=1)[0])
     return ((previous.size, previous.bold, previous.code) == (line.size, line.bold, line.code)
             and not line.code and 0 < line.top - previous.top <= _WRAP_STEP * line.size
-            and previous.x1 + (word + 1) * _NARROW_CHAR * line.size > right)
+            and _no_room(previous, line, right))
+
+
+def _ended(last: PdfLine, first: PdfLine, right: float) -> bool:
+    """Whether a page's `last` line ended its block, so the next page's `first` line starts
+    one: it stopped where the next one's first word had room (a short line ends a paragraph;
+    a wrapped one runs to the edge), and not inside a code block."""
+    return not (last.code and first.code) and not _no_room(last, first, right)
+
+
+def _no_room(previous: PdfLine, line: PdfLine, right: float) -> bool:
+    """Whether `previous` ended where the first word of `line` had no room left before the
+    `right` edge."""
+    word = len(line.text.split(maxsplit=1)[0])
+    return previous.x1 + (word + 1) * _NARROW_CHAR * line.size > right
 
 
 def _monospaced(line: PdfLine, origin: float) -> str:

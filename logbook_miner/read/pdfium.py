@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import ctypes
 import re
-import unicodedata
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,7 +22,7 @@ import pypdfium2_raw.bindings as pdfium_raw_bindings
 
 from ..models import Document
 from . import pdf as plumber
-from .pdf import _BOLD, _BULLET, _MONO, PdfLine, assemble
+from .pdf import _BOLD, _MONO, PdfLine, assemble, marked_item
 
 if TYPE_CHECKING:
     from . import OnPage
@@ -158,7 +157,8 @@ class _PageReader:
                 return None
             words = [w for m in _WORD.finditer(self._text()) if (w := self._word(m))]
             lines = [line for group in _cluster(words) if (line := self._line(group))]
-            return plumber.with_figures(lines, self._figures(), self.number)
+            return plumber.with_figures(plumber.with_bullets(lines, self._shapes()),
+                                        self._figures(), self.number)
         finally:
             self.textpage.close()
             self.page.close()
@@ -169,6 +169,14 @@ class _PageReader:
         for image in self.page.get_objects(filter=[raw.FPDF_PAGEOBJ_IMAGE], max_depth=2):
             left, bottom, right, top = image.get_bounds()
             boxes.append((left, self.height - top, right - left, top - bottom))
+        return boxes
+
+    def _shapes(self) -> list[plumber.Box]:
+        """(x0, top, x1, bottom) of each path drawn on the page, in points from its top."""
+        boxes = []
+        for path in self.page.get_objects(filter=[raw.FPDF_PAGEOBJ_PATH], max_depth=2):
+            left, bottom, right, top = path.get_bounds()
+            boxes.append((left, self.height - top, right, self.height - bottom))
         return boxes
 
     def _text(self) -> str:
@@ -256,8 +264,7 @@ class _PageReader:
     def _line(self, words: list[_Word]) -> PdfLine | None:
         """The pdfplumber line of a word cluster (see pdf._page_lines)."""
         text = _combine_surrogates(" ".join(w.text for w in words))
-        text = unicodedata.normalize("NFKC", _BULLET.sub("", text))
-        text = text.strip()
+        text = marked_item(text)
         if not text:
             return None
         sizes = sum((w.sizes for w in words), Counter())

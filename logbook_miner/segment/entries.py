@@ -76,6 +76,7 @@ class _Heading:
     page: int | None = None
     span: int = 1  # lines the heading covers after a wrap is joined
     body: list[Line] = field(default_factory=list)
+    bold: bool = False  # a bold line standing alone (not a heading's size or level)
 
 
 def segment(doc: Document, default_timezone: str | None = None,
@@ -123,7 +124,8 @@ def _find_headings(lines: list[Line], dayfirst: bool) -> list[_Heading]:
         if not text or line.code or len(text) > _MAX_HEADING_CHARS:
             continue
         level = line.level if line.level is not None else levels.get((line.size, line.bold))
-        if level is None and _standalone(lines, i) and line.bold and line.indent < _INDENTED:
+        bold = level is None and _standalone(lines, i) and line.bold and line.indent < _INDENTED
+        if bold:
             level = levels.get("bold")  # indented, it is a list item or a table's header row
         in_list = bool(heads) and heads[-1].level == _BODY_LEVEL and i - heads[-1].index <= 2
         could_lead = level is not None or (
@@ -134,7 +136,7 @@ def _find_headings(lines: list[Line], dayfirst: bool) -> list[_Heading]:
             level = _BODY_LEVEL
         if level is not None:
             heads.append(_Heading(i, text, level, when or dates.heading_when(text, dayfirst),
-                                  page=line.page))
+                                  page=line.page, bold=bold))
     return heads
 
 
@@ -362,7 +364,7 @@ def _merge_subheadings(heads: list[_Heading]) -> list[_Heading]:
         if head.when is not None:
             dated_level = head.level
         elif dated_level is not None and head.level > dated_level and merged:
-            merged[-1].body += [Line(head.text), *head.body]
+            merged[-1].body += [Line(head.text, bold=head.bold), *head.body]
             continue
         else:
             dated_level = None
@@ -438,14 +440,36 @@ def _read_preamble(entry: Entry, body: list[Line], dayfirst: bool,
 
 
 def _body_text(body: list[Line]) -> str:
-    """Body lines joined; leading/trailing blank lines and runs of blanks trimmed."""
+    """Body lines joined; leading/trailing blank lines and runs of blanks trimmed; bold lines
+    (a PDF's, Word's or HTML's) marked as Markdown marks them, so "**Next steps**" over a
+    list titles it whatever the format."""
     out: list[str] = []
-    for line in body:
+    for n, line in enumerate(body):
         if line.text.strip() or (out and out[-1]):
-            out.append(line.text)
+            out.append(_bold_marked(line.text, _emboldened(body, n - 1),
+                                    _emboldened(body, n + 1)) if _emboldened(body, n)
+                       else line.text)
     while out and not out[-1]:
         out.pop()
     return "\n".join(out)
+
+
+def _emboldened(body: list[Line], n: int) -> bool:
+    """Whether line n of `body` is bold prose: not code, nor a table's row."""
+    if not 0 <= n < len(body):
+        return False
+    line = body[n]
+    return line.bold and not line.code and not line.text.lstrip().startswith("|")
+
+
+def _bold_marked(text: str, after_bold: bool, before_bold: bool) -> str:
+    """A line of a bold run (its neighbours `after_bold`, `before_bold`), in `**`: at the run's
+    start (after a bullet: a number set in bold was typed so) and end."""
+    if not after_bold:
+        marker = re.match(r"\s*- (?=\S)", text)
+        at = marker.end() if marker else len(text) - len(text.lstrip())
+        text = f"{text[:at]}**{text[at:]}"
+    return text if before_bold else f"{text.rstrip()}**"
 
 
 def _complete_dates(entries: list[Entry], no_year: dict[int, dates.DateMatch],
