@@ -43,7 +43,7 @@ from .generated_cues import (
     variant_group,
 )
 from .learned import LAYER_PATH, LearnedLayer
-from .operators import OperatorNames, Renaming
+from .names import LogbookNames, Renaming
 from .ruler import optimise  # also registers the "anchored_span_ruler" factory
 from .sentences import Sentences, sentences  # noqa: F401 (registers "sentences")
 from .steps import kept_before_trouble
@@ -266,7 +266,7 @@ class Classifier:
         taxonomy = read_yaml(taxonomy_path or TAXONOMY_PATH)
         self.rules, patterns = _taxonomy_rules(taxonomy)
         self.marks = frozenset(taxonomy.get("marks", {}))
-        self.operators = OperatorNames.from_taxonomy(taxonomy)
+        self.names = LogbookNames.from_taxonomy(taxonomy)
         self.consequences = Consequences(taxonomy["shared"])
         self.recurrence = context.load_recurrence(context_path)
         self.rules[context.RECURRENCE] = Rule(
@@ -294,7 +294,7 @@ class Classifier:
         entries = list(entries)
         self.context.own_size = context.own_model_size(
             getattr(e, f) or "" for e in entries for f in FIELDS)
-        renaming = self.operators.of(getattr(e, f) or "" for e in entries for f in FIELDS)
+        renaming = self.names.of(getattr(e, f) or "" for e in entries for f in FIELDS)
         docs = self.nlp.pipe(_pieces(entries, renaming), as_tuples=True)
         by_entry = itertools.groupby(docs, key=lambda piece: piece[1][0])
         results = []
@@ -402,7 +402,8 @@ def _pieces(entries: list[Entry], renaming: Renaming | None = None
             ) -> Iterator[tuple[str, tuple[int, str, list[int], str]]]:
     """(normalised text, (entry index, field, offsets, the text again)) per piece of each
     field, lazily: the text is handed on as well, as `doc.text` would build it anew from a
-    Token object for each token. `renaming` reads the logbook's operator names as one word.
+    Token object for each token. `renaming` reads the logbook's names of its operators and
+    its tools as the words of their roles.
 
     A field longer than _PIECE_CHARS is cut at line ends into pieces, so the
     tokens of a 100 MB pasted log are never all in memory at once.

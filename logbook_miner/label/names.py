@@ -1,10 +1,13 @@
-"""The names a logbook gives whoever runs its machines, read off the whole logbook.
+"""The names a logbook gives whoever runs its machines and the tools that run its job,
+read off the whole logbook.
 
 No pattern can list every provider: "Northgate delivered the last 16 machines late" says
 what "the provider delivered ... late" says. Where the logbook itself shows a name in that
 role ("Northgate Cloud", "a Corvid ticket", "Nimbrus support replied"), each mention of
 the name is handed to the patterns as the word `read_as` (taxonomy.yaml's `operator_names`),
-with offsets still on the name, so a label's evidence is the logbook's own words.
+with offsets still on the name, so a label's evidence is the logbook's own words. So with
+the team's own recovery tools: "a small daemon we call **tender**" makes "tender restarted
+the job" read as "supervisor restarted the job" (`tool_names`).
 """
 
 from __future__ import annotations
@@ -54,9 +57,8 @@ class OperatorNames:
             defined=re.compile(rf"{_NAME}(?:{alternatives(section['name_then'])}|"
                                rf"(?P<mid>{alternatives(section['name_then_mid_sentence'])}))"))
 
-    def of(self, texts: Iterable[str]) -> Renaming | None:
-        """The renaming of the names `texts` (a whole logbook's) give an operator, or None."""
-        texts = [text for text in texts if text]  # read text by text: a 100 MB log not copied
+    def of(self, texts: list[str]) -> list[str]:
+        """The names `texts` (a whole logbook's, read text by text) give an operator."""
         found = Counter(m["name"] for text in texts for m in self.defined.finditer(text)
                         if not (m.start() and _NOT_BEFORE.match(text, m.start() - 1))
                         and not (m["mid"] and _opens_sentence(text, m.start())))
@@ -64,23 +66,72 @@ class OperatorNames:
                    if name.lower() not in self.not_names
                    and not self.libraries.match(name.lower())}
         if not lowered:
-            return None
+            return []
         # a word the logbook also writes in lower case is a word ("Weekly ops" ... "weekly")
         written = re.compile(rf"\b(?:{'|'.join(lowered)})\b")
         words = {word for text in texts for word in written.findall(text)}
-        names = sorted(name for low, name in lowered.items() if low not in words)
-        if not names:
+        return sorted(name for low, name in lowered.items() if low not in words)
+
+
+@dataclass(frozen=True)
+class ToolNames:
+    """taxonomy.yaml's `tool_names`: how a logbook names a tool of its own, and the word its
+    names are read as."""
+
+    read_as: str
+    not_names: frozenset[str]
+    defined: tuple[re.Pattern, ...]  # each with a group "name" (apart, they run 3x faster)
+
+    @classmethod
+    def from_taxonomy(cls, taxonomy: dict) -> ToolNames:
+        section = taxonomy["tool_names"]
+        pieces = {"NOUN": f"(?:{section['noun']})", "NAME": section["name"],
+                  "MARKED": section["marked_name"]}
+        patterns = []
+        for pattern in section["defined"]:
+            for piece, regex in pieces.items():
+                pattern = pattern.replace(piece, regex)
+            patterns.append(re.compile(pattern))
+        return cls(read_as=section["read_as"],
+                   not_names=frozenset(n.lower() for n in section["not_names"]),
+                   defined=tuple(patterns))
+
+    def of(self, texts: list[str]) -> list[str]:
+        """The names `texts` (a whole logbook's) give a tool of the team's."""
+        found = Counter(m["name"] for text in texts for pattern in self.defined
+                        for m in pattern.finditer(text) if m["name"].lower() not in self.not_names)
+        return sorted(name for name, _ in found.most_common(_MOST_NAMES))
+
+
+@dataclass(frozen=True)
+class LogbookNames:
+    """The names of both roles, read as their words."""
+
+    operators: OperatorNames
+    tools: ToolNames
+
+    @classmethod
+    def from_taxonomy(cls, taxonomy: dict) -> LogbookNames:
+        return cls(OperatorNames.from_taxonomy(taxonomy), ToolNames.from_taxonomy(taxonomy))
+
+    def of(self, texts: Iterable[str]) -> Renaming | None:
+        """The renaming of the names `texts` (a whole logbook's) give, or None."""
+        texts = [text for text in texts if text]  # read text by text: a 100 MB log not copied
+        words = {name: self.operators.read_as for name in self.operators.of(texts)}
+        words.update((name, self.tools.read_as) for name in self.tools.of(texts)
+                     if name not in words)
+        if not words:
             return None
-        mention = re.compile(rf"(?<![\w@#/.-])(?:{'|'.join(names)})(?![\w-])")
-        return Renaming(mention, self.read_as)
+        names = "|".join(re.escape(name) for name in sorted(words, key=len, reverse=True))
+        return Renaming(re.compile(rf"(?<![\w@#/.-])(?:{names})(?![\w-])"), words)
 
 
 @dataclass(frozen=True)
 class Renaming:
-    """Each mention of a logbook's operator names, read as one word."""
+    """Each mention of a logbook's names, read as its role's word."""
 
     mention: re.Pattern
-    word: str
+    words: dict[str, str]  # name -> the word it is read as
 
     def __call__(self, text: str, where: list[int]) -> tuple[str, list[int]]:
         """`text` (normalised, with `where`: each character's offset in the original, and the
@@ -90,10 +141,11 @@ class Renaming:
         at: list[int] = []
         last = 0
         for m in self.mention.finditer(text):
+            word = self.words[m[0]]
             parts.append(text[last:m.start()])
             at.extend(where[last:m.start()])
-            parts.append(self.word)
-            at.extend(where[min(m.start() + i, m.end() - 1)] for i in range(len(self.word) - 1))
+            parts.append(word)
+            at.extend(where[min(m.start() + i, m.end() - 1)] for i in range(len(word) - 1))
             at.append(where[m.end() - 1])
             last = m.end()
         if not parts:

@@ -1,11 +1,12 @@
-"""The provider's own name, learned from the logbook that uses it (label/operators.py)."""
+"""The provider's and the team's tools' own names, learned from the logbook that uses them
+(label/names.py)."""
 
 from __future__ import annotations
 
 import pytest
 
 from logbook_miner.label.classifier import Classifier
-from logbook_miner.label.operators import OperatorNames
+from logbook_miner.label.names import LogbookNames
 from logbook_miner.label.taxonomy import TAXONOMY_PATH
 from logbook_miner.label.wrapping import normalise
 from logbook_miner.models import Entry
@@ -18,8 +19,8 @@ def classifier() -> Classifier:
 
 
 @pytest.fixture(scope="module")
-def operators() -> OperatorNames:
-    return OperatorNames.from_taxonomy(read_yaml(TAXONOMY_PATH))
+def names() -> LogbookNames:
+    return LogbookNames.from_taxonomy(read_yaml(TAXONOMY_PATH))
 
 
 def labels(classifier: Classifier, *texts: str) -> list[list[tuple[str, str]]]:
@@ -43,7 +44,7 @@ def test_its_evidence_is_the_logbooks_own_words_at_their_offsets(classifier):
     assert text[label.start:label.end] == label.evidence == "No word  from   Corvid"
 
 
-@pytest.mark.parametrize("text, names", [
+@pytest.mark.parametrize("text, found", [
     ("Rented from Nimbrus Cloud. Nimbrus support replied at 11:30.", ["Nimbrus"]),
     ("Compute is Forge (the cloud's managed training service).", ["Forge"]),
     ("We opened a Corvid ticket for c019.", ["Corvid"]),
@@ -59,16 +60,14 @@ def test_its_evidence_is_the_logbooks_own_words_at_their_offsets(classifier):
     ("Monday support rota: Ana.", []),
     ("a GPU100 ticket, H100s support FP8", []),  # no digits, no acronyms
 ])
-def test_what_shows_a_name_is_an_operators(operators, text, names):
-    renaming = operators.of([text])
-    assert sorted(renaming.mention.pattern.split("(?:")[1].split(")")[0].split("|")
-                  if renaming else []) == names
+def test_what_shows_a_name_is_an_operators(names, text, found):
+    assert names.operators.of([text]) == found
 
 
-def test_a_mention_inside_another_word_or_a_name_with_more_is_left(operators):
+def test_a_mention_inside_another_word_or_a_name_with_more_is_left(names):
     defined = "We pinged them; Nimbus support replied."
-    assert operators.of([defined, "Nimbus-FM runs on nimbus.io"]) is None  # a lower-case word
-    renaming = operators.of([defined, "Nimbus-FM, NimbusGPU, @Nimbus, Nimbus."])
+    assert names.of([defined, "Nimbus-FM runs on nimbus.io"]) is None  # a lower-case word
+    renaming = names.of([defined, "Nimbus-FM, NimbusGPU, @Nimbus, Nimbus."])
     text, where = normalise("Nimbus-FM, NimbusGPU, @Nimbus, Nimbus.")
     renamed, at = renaming(text, where)
     assert renamed == "Nimbus-FM, NimbusGPU, @Nimbus, provider."
@@ -76,11 +75,38 @@ def test_a_mention_inside_another_word_or_a_name_with_more_is_left(operators):
     assert at[renamed.index("provider") + len("provider") - 1] + 1 == text.index("Nimbus.") + 6
 
 
-def test_a_pasted_list_of_thousands_of_names_yields_a_few_in_one_pass(operators):
+def test_a_pasted_list_of_thousands_of_names_yields_a_few_in_one_pass(names):
     """Each sign is read once and only the most often named few are kept: a 2.7 MB line of
     20,000 names does not cost a search per name nor one per sign from its line's start."""
-    names = [f"Zq{chr(97 + i % 26)}{chr(97 + i // 26 % 26)}{chr(97 + i // 676 % 26)}x"
-             for i in range(20_000)]
-    line = " ".join(f"we asked {name} support." for name in names) * 5
-    renaming = operators.of([line])
-    assert renaming is not None and renaming.mention.pattern.count("|") == 19
+    many = [f"Zq{chr(97 + i % 26)}{chr(97 + i // 26 % 26)}{chr(97 + i // 676 % 26)}x"
+            for i in range(20_000)]
+    line = " ".join(f"we asked {name} support." for name in many) * 5
+    renaming = names.of([line])
+    assert renaming is not None and len(renaming.words) == 20
+
+
+def test_a_tool_the_team_names_is_read_as_its_tool_at_work(classifier):
+    """"the nanny requeued it" says what "the supervisor requeued it" says, once the logbook has
+    said what the nanny is; in a logbook that never says so, it says nothing."""
+    built = "This week I wrote the team a babysitter. I call it the nanny. It runs on the login."
+    night = "Node h100-007 fell out at 01:14; the nanny excluded it and requeued from step 8,500."
+    assert ("automation", "nanny excluded") in labels(classifier, built, night)[1]
+    assert not any(code == "automation" for code, _ in labels(classifier, night)[0])
+
+
+@pytest.mark.parametrize("text, found", [
+    ("Tomasz wrote a small daemon we call **tender**. It watches heartbeats.", ["tender"]),
+    ("- `phoenix` = the resume wrapper Tomás and I wrote around torchrun.", ["phoenix"]),
+    ("phoenix = our resume wrapper", ["phoenix"]),
+    ("Wrote `kestrel-watch`, a small loop on the login node.", ["kestrel-watch"]),
+    ("Our watchdog `r3-guard` is live since Tuesday.", ["r3-guard"]),
+    # not a name: a script's file (a tool by its form), a command, a chat's speaker, the word
+    # before a parenthesis, a phone a cron job pages "on-call"
+    ("Wrote `relaunch.sh`, the restart script.", []),
+    ("The batch script `scancel`s its own job id.", []),
+    ("**devon**: the auto-requeue wrapper fired twice overnight", []),
+    ("Requeued by Slurm (the wrapper then resumed from step 400).", []),
+    ("A cron job pages the on-call phone when the loss goes NaN.", []),
+])
+def test_what_shows_a_name_is_a_tools(names, text, found):
+    assert names.tools.of([text]) == found
