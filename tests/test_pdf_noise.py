@@ -154,3 +154,25 @@ def test_inline_code_at_a_lines_start_is_no_table(tmp_path, backend):
     path = list_pdf(tmp_path / "c.pdf", items, code_first=True)
     lines = [" ".join(line.text.split()) for line in read_pdf(path, backend).lines if line.text]
     assert lines[1:] == [item.replace(" :: ", " ") for item in items]
+
+
+@pytest.mark.parametrize("backend", PDF_BACKENDS)
+def test_headings_and_dates_that_open_pages_are_no_page_furniture(tmp_path, backend):
+    """Each week's post opens a page: its heading and its 'Posted on' line sit at one height on
+    every page, as a running header does, but differ in more than the page's number; the
+    footer ("Page 2 of 3") goes."""
+    pdf = Footed(format="letter")
+    pdf.alias_nb_pages()
+    for week, day in [(4, "02"), (5, "09"), (6, "16")]:
+        pdf.add_page()
+        pdf.set_font("Helvetica", "B", 16)
+        pdf.cell(0, 9, f"Week {week}", new_x="LMARGIN", new_y="NEXT")
+        pdf.set_font("Helvetica", size=11)
+        pdf.cell(0, 6, f"Posted on: 2023-10-{day}", new_x="LMARGIN", new_y="NEXT")
+        pdf.cell(0, 6, f"Calm week, {week * 20}k steps, loss steady.", new_x="LMARGIN",
+                 new_y="NEXT")
+    pdf.output(str(tmp_path / "weekly.pdf"))
+    entries = segment(read_pdf(tmp_path / "weekly.pdf", backend))
+    assert [(e.heading, str(e.date)) for e in entries] == [
+        ("Week 4", "2023-10-02"), ("Week 5", "2023-10-09"), ("Week 6", "2023-10-16")]
+    assert not any("Page" in e.text for e in entries)

@@ -43,6 +43,7 @@ FURNITURE = [
     re.compile(r"^(\S+://|file:/).*\s\d+\s*/\s*\d+$"),  # browser footer: URL page/pages
     re.compile(r"^\d{1,2}/\d{1,2}/\d{2,4},? \d{1,2}:\d{2}(\s*[AP]M)?\b"),  # browser header
 ]
+_NUMBER = re.compile(r"(?<![\d.])\d+(?![\d.])")  # a whole number (not a version's or a date's part)
 _EDGE_LINES = 2  # how many lines at a page's top and bottom may be furniture
 IMAGE_TEXT = "[image]"  # a figure's place in the text: a heading over a figure has a body
 _MIN_FIGURE = (50.0, 30.0)  # points, width and height: smaller images are icons or bullets
@@ -320,11 +321,16 @@ def with_figures(lines: list[PdfLine], boxes: list[tuple[float, float, float, fl
 def strip_furniture(pages: list[list[PdfLine]]) -> list[list[PdfLine]]:
     """Drop header/footer lines: known renderer patterns, or text repeated on most pages.
 
-    A repeat counts only at the same height on the page and outside code: a log
-    excerpt that runs over pages puts same-shaped lines at every page's top.
+    A repeat counts only at the same height on the page, outside code, and word for word
+    but for the page's number and the page count ("Page 3 of 9"): a log excerpt that runs
+    over pages puts same-shaped lines at every page's top, and a logbook whose entries
+    open pages puts its headings and their dates there ("Week 4" over "Posted on:
+    2023-10-02", "Week 8" over "Posted on: 2023-10-30").
     """
     def key(line: PdfLine) -> tuple[str, int]:
-        return re.sub(r"\d+", "#", line.text.lower()), round(line.top / 3)
+        numbers = {str(line.page), str(len(pages))}
+        text = _NUMBER.sub(lambda m: "#" if m[0] in numbers else m[0], line.text.lower())
+        return text, round(line.top / 3)
 
     edges = Counter()
     for placed in pages:
