@@ -21,6 +21,7 @@ CASES = {
     "spaces-then-number": "2022-03-01 title" + " " * SIZE + "x 12\n\nbody\n",
     "parentheses": "2022-03-01 GPU fell off the bus\n\n" + ")" * SIZE + " NCCL timeout\n",
     "hashes": "2022-03-01 crash\n\n" + "#" * SIZE + "\n",
+    "stars": "2022-03-01 crash\n\n" + "*" * SIZE + "\n",  # a tool's name, marked or not
 }
 
 

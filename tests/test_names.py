@@ -92,6 +92,9 @@ def test_a_tool_the_team_names_is_read_as_its_tool_at_work(classifier):
     night = "Node h100-007 fell out at 01:14; the nanny excluded it and requeued from step 8,500."
     assert ("automation", "nanny excluded") in labels(classifier, built, night)[1]
     assert not any(code == "automation" for code, _ in labels(classifier, night)[0])
+    # an identifier, in any case: a sentence may open with it
+    later = "Node h100-009 fell out at 03:02. Nanny excluded it and requeued from step 9,000."
+    assert ("automation", "Nanny excluded") in labels(classifier, built, later)[1]
 
 
 @pytest.mark.parametrize("text, found", [
@@ -107,6 +110,14 @@ def test_a_tool_the_team_names_is_read_as_its_tool_at_work(classifier):
     ("**devon**: the auto-requeue wrapper fired twice overnight", []),
     ("Requeued by Slurm (the wrapper then resumed from step 400).", []),
     ("A cron job pages the on-call phone when the loss goes NaN.", []),
+    # nor what a tool is called by, calls or names, nor a word a marked thing's definition
+    # holds in passing
+    ("The cleanup script is called by cron at 02:00; the launcher script calls srun.", []),
+    ("The wrapper calls torch.distributed.run. The wrapper named the checkpoint after it.", []),
+    ("The packing script globbed `sw_*.bin` and the val file was named `sw_shard_07.bin`.", []),
+    ("- `timeout` = the watchdog's limit. The 'loss', a metric our script logs.", []),
+    ("**Monday** - the cron job failed twice.", []),
+    ("The watchdog (called warden) restarts jobs.", ["warden"]),
 ])
 def test_what_shows_a_name_is_a_tools(names, text, found):
     assert names.tools.of([text]) == found

@@ -15,6 +15,7 @@ from fpdf import FPDF
 
 from logbook_miner.label.classifier import Classifier
 from logbook_miner.read import PDF_BACKENDS, read
+from logbook_miner.read.pdf import marked_item
 from logbook_miner.segment.entries import segment
 
 PROGRESS = "\n".join(["Loss curve looks healthy, step time steady at 5.1 s.",
@@ -108,3 +109,47 @@ def test_a_paragraph_ended_at_a_pages_foot_leaves_the_next_pages_title_standing(
     [labelled] = classifier.classify(segment(read(tmp_path / "report.pdf", backend)))
     assert labelled.entry.text.endswith(f"{PROGRESS}\n\n**{TITLE}**\n\n- {PLANS[0]}\n- {PLANS[1]}")
     assert [label.code for label in labelled.labels] == []
+
+
+def test_a_bold_numbered_plan_in_html_stays_a_plan(tmp_path, classifier):
+    """Word and HTML readers write a numbered list's number themselves: the bold goes after it,
+    as Markdown writes "1. **Restart ...**", so the item stays in the plan it is under."""
+    page = tmp_path / "report.html"
+    page.write_text("<h1>2024-03-05 Training log</h1><p>Loss curve healthy.</p>"
+                    "<p><strong>Next steps</strong></p>"
+                    "<ol><li><strong>Restart the job on the new image</strong></li></ol>",
+                    encoding="utf-8")
+    [labelled] = classifier.classify(segment(read(page)))
+    assert "1. **Restart the job on the new image**" in labelled.entry.text
+    assert [label.code for label in labelled.labels] == []
+
+
+@pytest.mark.parametrize("backend", PDF_BACKENDS)
+def test_a_sentence_that_runs_on_over_a_page_break_is_not_cut(tmp_path, classifier, backend):
+    """A page's last line that ends with no closing mark, before a line that opens in lower
+    case, runs on, however short it is: a blank line there would end the sentence, and "there
+    was no" would no longer deny the leak."""
+    pdf = _pdf()
+    pdf.set_auto_page_break(auto=False)
+    pdf.set_font("Helvetica", "B", 16)
+    pdf.cell(0, 10, "2024-03-05 Weekly report", new_x="LMARGIN", new_y="NEXT")
+    pdf.set_font("Helvetica", size=11)
+    pdf.multi_cell(0, 6, "Week 3 of the 70B run. " * 12)  # lines the full width
+    pdf.set_y(250)
+    pdf.cell(0, 6, "Quiet week: the data loader kept up with the new shards, so there was no")
+    pdf.add_page()
+    pdf.cell(0, 6, "memory leak this week, and loss kept falling.")
+    pdf.output(str(tmp_path / "report.pdf"))
+    [labelled] = classifier.classify(segment(read(tmp_path / "report.pdf", backend)))
+    assert "there was no\nmemory leak" in labelled.entry.text
+    assert [label.code for label in labelled.labels] == []
+
+
+@pytest.mark.parametrize("text, marked", [
+    ("\u2022 Restart the job", "- Restart the job"),
+    ("\uf0b7 Restart the job", "- Restart the job"),  # Word's Symbol-font bullet, as extracted
+    ("\u00b7 books 12 \u00b7 code 20", "books 12 \u00b7 code 20"),  # a wrapped separator: no item
+    ("\u2022", ""),
+])
+def test_a_bullets_glyph_is_written_as_markdowns(text, marked):
+    assert marked_item(text) == marked

@@ -157,7 +157,7 @@ _MAX_TITLE = 120  # characters: a title line ending in ':'
 _MAX_HEADING = 60  # characters: a line standing as a sub-heading
 _NOT_HEADING_END = ".!?;,"  # a line ending in one is no heading
 # a list item ticked off: "(done)", "[x]", "✅", "- restarted the job: done"
-_DONE_ITEM = re.compile(r"(?i)\((done|completed|finished)\)|\[x\]|[✅✓✔]|\bdone\s*[.!]?\s*$")
+_DONE_ITEM = re.compile(r"(?i)\((done|completed|finished)\)|\[x\]|[✅✓✔]|\bdone\s*[.!]?[*_\s]*$")
 _LAST_SENTENCE = re.compile(r"(?<=[a-z0-9)][.!?]) +(?=[A-Z])")  # where a line's sentences part
 _LABELLED = re.compile(r"[A-Z][\w-]*( [\w-]+){0,2}: ")  # a sub-heading's label: "Paper: ..."
 

@@ -80,10 +80,12 @@ class ToolNames:
 
     read_as: str
     not_names: frozenset[str]
+    libraries: re.Pattern  # the taxonomy's `library` names: "calls torch.distributed.run"
     defined: tuple[re.Pattern, ...]  # each with a group "name" (apart, they run 3x faster)
 
     @classmethod
     def from_taxonomy(cls, taxonomy: dict) -> ToolNames:
+        """From taxonomy.yaml's `tool_names`, with `operator_names`' words that are no names."""
         section = taxonomy["tool_names"]
         pieces = {"NOUN": f"(?:{section['noun']})", "NAME": section["name"],
                   "MARKED": section["marked_name"]}
@@ -92,15 +94,19 @@ class ToolNames:
             for piece, regex in pieces.items():
                 pattern = pattern.replace(piece, regex)
             patterns.append(re.compile(pattern))
+        words = section["not_names"] + taxonomy["operator_names"]["not_names"]
         return cls(read_as=section["read_as"],
-                   not_names=frozenset(n.lower() for n in section["not_names"]),
+                   not_names=frozenset(n.lower() for n in words),
+                   libraries=re.compile(taxonomy["shared"]["library"]["LOWER"]["REGEX"]),
                    defined=tuple(patterns))
 
     def of(self, texts: list[str]) -> list[str]:
-        """The names `texts` (a whole logbook's) give a tool of the team's."""
-        found = Counter(m["name"] for text in texts for pattern in self.defined
-                        for m in pattern.finditer(text) if m["name"].lower() not in self.not_names)
-        return sorted(name for name, _ in found.most_common(_MOST_NAMES))
+        """The names `texts` (a whole logbook's) give a tool of the team's, in lower case (a
+        tool's name is an identifier: "Tender restarted it" opens a sentence with it)."""
+        found = Counter(m["name"].lower() for text in texts for pattern in self.defined
+                        for m in pattern.finditer(text))
+        return sorted(name for name, _ in found.most_common(_MOST_NAMES)
+                      if name not in self.not_names and not self.libraries.match(name))
 
 
 @dataclass(frozen=True)
@@ -117,12 +123,15 @@ class LogbookNames:
     def of(self, texts: Iterable[str]) -> Renaming | None:
         """The renaming of the names `texts` (a whole logbook's) give, or None."""
         texts = [text for text in texts if text]  # read text by text: a 100 MB log not copied
-        words = {name: self.operators.read_as for name in self.operators.of(texts)}
-        words.update((name, self.tools.read_as) for name in self.tools.of(texts)
-                     if name not in words)
-        if not words:
+        operators = self.operators.of(texts)
+        tools = [name for name in self.tools.of(texts)
+                 if name not in {operator.lower() for operator in operators}]
+        if not operators and not tools:
             return None
-        names = "|".join(re.escape(name) for name in sorted(words, key=len, reverse=True))
+        words = {name: self.operators.read_as for name in operators}
+        words.update((name, self.tools.read_as) for name in tools)
+        names = "|".join([*map(re.escape, operators),  # as written; a tool's in any case
+                          *(f"(?i:{re.escape(name)})" for name in tools)])
         return Renaming(re.compile(rf"(?<![\w@#/.-])(?:{names})(?![\w-])"), words)
 
 
@@ -131,7 +140,7 @@ class Renaming:
     """Each mention of a logbook's names, read as its role's word."""
 
     mention: re.Pattern
-    words: dict[str, str]  # name -> the word it is read as
+    words: dict[str, str]  # name (a tool's in lower case) -> the word it is read as
 
     def __call__(self, text: str, where: list[int]) -> tuple[str, list[int]]:
         """`text` (normalised, with `where`: each character's offset in the original, and the
@@ -141,7 +150,7 @@ class Renaming:
         at: list[int] = []
         last = 0
         for m in self.mention.finditer(text):
-            word = self.words[m[0]]
+            word = self.words.get(m[0]) or self.words[m[0].lower()]
             parts.append(text[last:m.start()])
             at.extend(where[last:m.start()])
             parts.append(word)

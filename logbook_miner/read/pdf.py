@@ -7,6 +7,7 @@ later stages see the author's lines.
 
 from __future__ import annotations
 
+import bisect
 import dataclasses
 import itertools
 import logging
@@ -33,8 +34,10 @@ if TYPE_CHECKING:
 _BOLD = re.compile(r"bold|black|heavy|semibold|demi", re.IGNORECASE)
 _MONO = re.compile(r"mono|courier|code|consol|menlo|typewriter", re.IGNORECASE)
 _NO_TEXT = re.compile(r"\ufffc$|\(cid:\d+\)$")
-_BULLET = re.compile(r"^[•◦▪▫■□●○‣⁃∙·]\s*|\s*[•◦▪▫■□●○‣⁃∙·]$")
-_LEADING_BULLET = re.compile(r"^[•◦▪▫■□●○‣⁃∙·]\s*(?=\S)")
+# (U+F0B7, U+F0A7: Word's bullets in the Symbol and Wingdings fonts, as extracted)
+_BULLET = re.compile(r"^[•◦▪▫■□●○‣⁃∙·\uf0b7\uf0a7]\s*|\s*[•◦▪▫■□●○‣⁃∙·\uf0b7\uf0a7]$")
+# (not a middle dot: a line a browser wrapped before "· books 12" is no list's item)
+_LEADING_BULLET = re.compile(r"^[•◦▪▫■□●○‣⁃\uf0b7\uf0a7]\s*(?=\S)")
 # Furniture a renderer prints on a page whatever the logbook says; checked on a
 # page's first and last lines only. Repeats across pages are caught generically.
 FURNITURE = [
@@ -55,8 +58,10 @@ _CELL_GAP = 0.5  # font sizes: a gap this wide between two words parts two cells
 _WORD_GAP = 0.15  # font sizes: characters further apart are two words (a space's width is ~0.25)
 _SAME_COLUMN = 2.0  # points: cells that start (or end) this close are in one column
 _SAME_GAP = 0.1  # font sizes: gaps this close in width are one justified line's spaces
-_ITEM_MARK = re.compile(r"[-*•◦▪‣⁃∙·]|\(?\d{1,3}[.)]|\(?[a-z][.)]")  # a list item's marker
+# a list item's marker
+_ITEM_MARK = re.compile(r"[-*•◦▪‣⁃∙·\uf0b7\uf0a7]|\(?\d{1,3}[.)]|\(?[a-z][.)]")
 _MARK_SIZE = (0.15, 0.6)  # font sizes: the least side and the most of a bullet drawn as a shape
+_CLOSING = frozenset(".!?:;)]}\"'”’|*`")  # a line ending in one may end its paragraph
 _ROW_STEP = 1.5  # a step this many times a table's first between rows ends the table
 _PITCH_TOLERANCE = 0.15  # points: line steps this close are one step measured twice
 # pdfplumber keeps a dict of ~2 KB per character, so a page's characters are counted as
@@ -284,15 +289,24 @@ def marked_item(text: str) -> str:
 def with_bullets(lines: list[PdfLine], shapes: list[Box]) -> list[PdfLine]:
     """Lines with a list's bullet that the renderer drew as a shape (Chromium draws discs,
     circles and squares, no glyph) marked as `marked_item` marks a glyph's: a small shape,
-    about square, just left of a line's first word and level with it."""
-    marks = [box for box in shapes if box[2] - box[0] <= 2 * (box[3] - box[1]) <= 4 * (
-        box[2] - box[0])]
+    about square, just left of a line's first word and level with it. (Marks are looked up
+    by height: a vector plot draws thousands of small squares.)"""
+    sizes = [line.size for line in lines if line.size]
+    if not sizes:
+        return lines
+    least, most = _MARK_SIZE[0] * min(sizes), _MARK_SIZE[1] * max(sizes)
+    marks = sorted(((top + bottom) / 2, x0, x1, min(x1 - x0, bottom - top),
+                    max(x1 - x0, bottom - top)) for x0, top, x1, bottom in shapes
+                   if least <= min(x1 - x0, bottom - top) and max(x1 - x0, bottom - top) <= most
+                   and x1 - x0 <= 2 * (bottom - top) <= 4 * (x1 - x0))
+    middles = [mark[0] for mark in marks]
     for line in lines if marks else ():
-        least, most = (side * line.size for side in _MARK_SIZE)
-        if not line.code and not line.text.startswith("- ") and any(
-                least <= min(x1 - x0, bottom - top) and max(x1 - x0, bottom - top) <= most
-                and 0 <= line.x0 - x1 <= 2 * line.size and line.top <= (top + bottom) / 2
-                <= line.bottom for x0, top, x1, bottom in marks):
+        if line.code or line.text.startswith("- "):
+            continue
+        level = marks[bisect.bisect_left(middles, line.top):bisect.bisect_right(middles,
+                                                                                line.bottom)]
+        if any(_MARK_SIZE[0] * line.size <= short and long <= _MARK_SIZE[1] * line.size
+               and 0 <= line.x0 - x1 <= 2 * line.size for _, x0, x1, short, long in level):
             line.text = f"- {line.text}"
     return lines
 
@@ -435,23 +449,22 @@ def _wrapped(previous: PdfLine, line: PdfLine, right: float) -> bool:
     """Whether `line` goes on with `previous`, a line of the same style that ended where the
     first word of `line` had no room left before the `right` edge (a short heading over
     another is two), at most two sizes above it."""
+    word = len(line.text.split(maxsplit=1)[0])
     return ((previous.size, previous.bold, previous.code) == (line.size, line.bold, line.code)
             and not line.code and 0 < line.top - previous.top <= _WRAP_STEP * line.size
-            and _no_room(previous, line, right))
+            and previous.x1 + (word + 1) * _NARROW_CHAR * line.size > right)
 
 
 def _ended(last: PdfLine, first: PdfLine, right: float) -> bool:
     """Whether a page's `last` line ended its block, so the next page's `first` line starts
-    one: it stopped where the next one's first word had room (a short line ends a paragraph;
-    a wrapped one runs to the edge), and not inside a code block."""
-    return not (last.code and first.code) and not _no_room(last, first, right)
-
-
-def _no_room(previous: PdfLine, line: PdfLine, right: float) -> bool:
-    """Whether `previous` ended where the first word of `line` had no room left before the
-    `right` edge."""
-    word = len(line.text.split(maxsplit=1)[0])
-    return previous.x1 + (word + 1) * _NARROW_CHAR * line.size > right
+    one: it stopped short of the `right` edge by more than the next one's first word takes,
+    in the last line's own characters' width (a wrapped line runs to the edge), its text does
+    not run on (no closing mark, then a word in lower case), and not inside a code block."""
+    if (last.code and first.code) or not last.text or (
+            last.text[-1] not in _CLOSING and first.text[:1].islower()):
+        return False
+    word = len(first.text.split(maxsplit=1)[0])
+    return last.x1 + (word + 1) * (last.x1 - last.x0) / len(last.text) <= right
 
 
 def _monospaced(line: PdfLine, origin: float) -> str:

@@ -36,6 +36,8 @@ from . import dates
 from .chronology import chronology_anomalies
 
 _BODY_LEVEL = 99  # the level of a date-led line that has no heading style
+_MARKED_BULLET = re.compile(r"\s*(?:- (?=\S))?")  # where `**` opens a bold line
+_MARKED_ITEM = re.compile(r"\s*(?:(?:[-*+]|\d{1,3}[.)]|[a-z][.)]) (?=\S))?")
 _STRUCTURE_BOLD_LEVEL = 7  # a bold line standing alone, where headings have levels, not sizes
 _INDENTED = 2.0  # points or spaces: a line indented this much is a list item or quote
 _MAX_HEADING_CHARS = 250
@@ -77,6 +79,7 @@ class _Heading:
     span: int = 1  # lines the heading covers after a wrap is joined
     body: list[Line] = field(default_factory=list)
     bold: bool = False  # a bold line standing alone (not a heading's size or level)
+    size: float | None = None  # its font's (a PDF's)
 
 
 def segment(doc: Document, default_timezone: str | None = None,
@@ -136,7 +139,7 @@ def _find_headings(lines: list[Line], dayfirst: bool) -> list[_Heading]:
             level = _BODY_LEVEL
         if level is not None:
             heads.append(_Heading(i, text, level, when or dates.heading_when(text, dayfirst),
-                                  page=line.page, bold=bold))
+                                  page=line.page, bold=bold, size=line.size))
     return heads
 
 
@@ -364,7 +367,7 @@ def _merge_subheadings(heads: list[_Heading]) -> list[_Heading]:
         if head.when is not None:
             dated_level = head.level
         elif dated_level is not None and head.level > dated_level and merged:
-            merged[-1].body += [Line(head.text, bold=head.bold), *head.body]
+            merged[-1].body += [Line(head.text, size=head.size, bold=head.bold), *head.body]
             continue
         else:
             dated_level = None
@@ -444,32 +447,41 @@ def _body_text(body: list[Line]) -> str:
     (a PDF's, Word's or HTML's) marked as Markdown marks them, so "**Next steps**" over a
     list titles it whatever the format."""
     out: list[str] = []
-    for n, line in enumerate(body):
+    for line, text in zip(body, _bold_marked(body), strict=True):
         if line.text.strip() or (out and out[-1]):
-            out.append(_bold_marked(line.text, _emboldened(body, n - 1),
-                                    _emboldened(body, n + 1)) if _emboldened(body, n)
-                       else line.text)
+            out.append(text)
     while out and not out[-1]:
         out.pop()
     return "\n".join(out)
 
 
-def _emboldened(body: list[Line], n: int) -> bool:
-    """Whether line n of `body` is bold prose: not code, nor a table's row."""
-    if not 0 <= n < len(body):
-        return False
-    line = body[n]
-    return line.bold and not line.code and not line.text.lstrip().startswith("|")
+def _bold_marked(body: list[Line]) -> list[str]:
+    """Each line's text, in `**` if it is bold prose (not code, nor a table's row): a Word or
+    HTML line (one paragraph, of no font size) by itself, after a list's marker (its reader
+    writes the number, which was never bold); a PDF's run of bold lines only where it is a
+    block of its own (one bold line inside a paragraph, marked, would end its sentence),
+    after a bullet (a number set in bold was typed so)."""
+    def bold(line: Line) -> bool:
+        return line.bold and not line.code and not line.text.lstrip().startswith("|")
 
-
-def _bold_marked(text: str, after_bold: bool, before_bold: bool) -> str:
-    """A line of a bold run (its neighbours `after_bold`, `before_bold`), in `**`: at the run's
-    start (after a bullet: a number set in bold was typed so) and end."""
-    if not after_bold:
-        marker = re.match(r"\s*- (?=\S)", text)
-        at = marker.end() if marker else len(text) - len(text.lstrip())
-        text = f"{text[:at]}**{text[at:]}"
-    return text if before_bold else f"{text.rstrip()}**"
+    texts = [line.text for line in body]
+    n = 0
+    while n < len(body):
+        if not bold(body[n]):
+            n += 1
+            continue
+        end = n + 1
+        while end < len(body) and bold(body[end]) and body[n].size is not None:
+            end += 1
+        block = (n == 0 or not body[n - 1].text.strip()) and (
+            end == len(body) or not body[end].text.strip())
+        if body[n].size is None or block:
+            marker = _MARKED_ITEM if body[n].size is None else _MARKED_BULLET
+            at = marker.match(texts[n]).end()
+            texts[n] = f"{texts[n][:at]}**{texts[n][at:]}"
+            texts[end - 1] = f"{texts[end - 1].rstrip()}**"
+        n = end
+    return texts
 
 
 def _complete_dates(entries: list[Entry], no_year: dict[int, dates.DateMatch],
