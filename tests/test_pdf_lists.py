@@ -65,6 +65,18 @@ def _report(path: Path, bullet: str) -> Path:
     return path
 
 
+def _page_foot(at: float) -> FPDF:
+    """An entry's first page, full lines of prose, the pen at `at` mm, near the page's foot."""
+    pdf = _pdf()
+    pdf.set_auto_page_break(auto=False)
+    pdf.set_font("Helvetica", "B", 16)
+    pdf.cell(0, 10, "2024-03-05 Training log", new_x="LMARGIN", new_y="NEXT")
+    pdf.set_font("Helvetica", size=11)
+    pdf.multi_cell(0, 6, "Week 3 of the 70B run. " * 12)  # lines the full width
+    pdf.set_y(at)
+    return pdf
+
+
 @pytest.fixture(scope="module")
 def classifier() -> Classifier:
     return Classifier()
@@ -89,13 +101,7 @@ def test_a_paragraph_ended_at_a_pages_foot_leaves_the_next_pages_title_standing(
         tmp_path, classifier, backend):
     """A page's last line that ends short ends its paragraph: the bold title at the next
     page's top stands after a blank line, as a title does."""
-    pdf = _pdf()
-    pdf.set_auto_page_break(auto=False)
-    pdf.set_font("Helvetica", "B", 16)
-    pdf.cell(0, 10, "2024-03-05 Training log", new_x="LMARGIN", new_y="NEXT")
-    pdf.set_font("Helvetica", size=11)
-    pdf.multi_cell(0, 6, "Week 3 of the 70B run. " * 12)  # lines the full width
-    pdf.set_y(238)
+    pdf = _page_foot(238)
     for line in PROGRESS.split("\n"):
         pdf.cell(0, 6, line, new_x="LMARGIN", new_y="NEXT")
     pdf.add_page()
@@ -129,13 +135,7 @@ def test_a_sentence_that_runs_on_over_a_page_break_is_not_cut(tmp_path, classifi
     """A page's last line that ends with no closing mark, before a line that opens in lower
     case, runs on, however short it is: a blank line there would end the sentence, and "there
     was no" would no longer deny the leak."""
-    pdf = _pdf()
-    pdf.set_auto_page_break(auto=False)
-    pdf.set_font("Helvetica", "B", 16)
-    pdf.cell(0, 10, "2024-03-05 Weekly report", new_x="LMARGIN", new_y="NEXT")
-    pdf.set_font("Helvetica", size=11)
-    pdf.multi_cell(0, 6, "Week 3 of the 70B run. " * 12)  # lines the full width
-    pdf.set_y(250)
+    pdf = _page_foot(250)
     pdf.cell(0, 6, "Quiet week: the data loader kept up with the new shards, so there was no")
     pdf.add_page()
     pdf.cell(0, 6, "memory leak this week, and loss kept falling.")
