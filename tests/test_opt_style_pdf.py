@@ -144,3 +144,26 @@ def test_two_short_headings_one_under_the_other_stay_two(tmp_path):
     pdf.output(str(tmp_path / "close.pdf"))
     entries = segment(read(tmp_path / "close.pdf"))
     assert [e.heading for e in entries] == [heading for heading, _ in notes]
+
+
+def test_a_heading_wrapped_early_goes_on_in_lower_case(tmp_path):
+    """WeasyPrint wraps a long heading before a word that would have fitted: the first line
+    ends far from the right edge, but the next one goes on in lower case, which no heading
+    opens with, so the two are one heading (and its second date no second entry)."""
+    pdf = FPDF(format="letter")
+    pdf.add_page()
+    body = "The gpu partition is down for the Lustre client upgrade; jobs are held. " * 3
+    for heading in (["[gpu-users] 2024-01-29 Re: Scheduled", "maintenance 30 Jan – 1 Feb 2024"],
+                    ["[gpu-users] 2024-02-02 Aurelia back in service"]):
+        pdf.set_font("Helvetica", "B", 16)
+        for line in heading:
+            pdf.cell(0, 16 * 1.16 / 72 * 25.4, line.replace("–", "-"), new_x="LMARGIN",
+                     new_y="NEXT")
+        pdf.set_font("Helvetica", size=11)
+        pdf.multi_cell(0, 5.5, body, new_x="LMARGIN", new_y="NEXT")
+        pdf.ln(6)
+    pdf.output(str(tmp_path / "list.pdf"))
+    entries = segment(read(tmp_path / "list.pdf"))
+    assert [(e.heading, str(e.date)) for e in entries] == [
+        ("[gpu-users] 2024-01-29 Re: Scheduled maintenance 30 Jan - 1 Feb 2024", "2024-01-29"),
+        ("[gpu-users] 2024-02-02 Aurelia back in service", "2024-02-02")]

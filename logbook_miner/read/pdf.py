@@ -446,13 +446,15 @@ def _to_lines(placed: list[PdfLine], margin: float, pitch: dict[float, float],
 
 
 def _wrapped(previous: PdfLine, line: PdfLine, right: float) -> bool:
-    """Whether `line` goes on with `previous`, a line of the same style that ended where the
-    first word of `line` had no room left before the `right` edge (a short heading over
-    another is two), at most two sizes above it."""
+    """Whether `line` goes on with `previous`, a line of the same style at most two sizes above
+    it that ended where the first word of `line` had no room left before the `right` edge (a
+    short heading over another is two), or that `line` goes on in lower case (no heading opens
+    so; WeasyPrint wraps a heading before a word that would have fitted)."""
     word = len(line.text.split(maxsplit=1)[0])
     return ((previous.size, previous.bold, previous.code) == (line.size, line.bold, line.code)
             and not line.code and 0 < line.top - previous.top <= _WRAP_STEP * line.size
-            and previous.x1 + (word + 1) * _NARROW_CHAR * line.size > right)
+            and (previous.x1 + (word + 1) * _NARROW_CHAR * line.size > right
+                 or line.text[:1].islower()))
 
 
 def _ended(last: PdfLine, first: PdfLine, right: float) -> bool:
