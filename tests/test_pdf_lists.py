@@ -40,8 +40,8 @@ def _pdf() -> FPDF:
     return pdf
 
 
-def _report(path: Path, bullet: str) -> Path:
-    """The report printed with its bullets as `bullet`: a "glyph" or a drawn "disc"."""
+def _progress() -> FPDF:
+    """A report's page, its dated heading and PROGRESS written."""
     pdf = _pdf()
     pdf.set_font("Helvetica", "B", 16)
     pdf.cell(0, 10, "2024-03-05 Training log", new_x="LMARGIN", new_y="NEXT")
@@ -49,6 +49,12 @@ def _report(path: Path, bullet: str) -> Path:
     for line in PROGRESS.split("\n"):
         pdf.cell(0, 6, line, new_x="LMARGIN", new_y="NEXT")
     pdf.ln(4)
+    return pdf
+
+
+def _report(path: Path, bullet: str) -> Path:
+    """The report printed with its bullets as `bullet`: a "glyph" or a drawn "disc"."""
+    pdf = _progress()
     pdf.set_font("Helvetica", "B", 11)
     pdf.cell(0, 6, TITLE, new_x="LMARGIN", new_y="NEXT")
     pdf.ln(4)
@@ -153,3 +159,20 @@ def test_a_sentence_that_runs_on_over_a_page_break_is_not_cut(tmp_path, classifi
 ])
 def test_a_bullets_glyph_is_written_as_markdowns(text, marked):
     assert marked_item(text) == marked
+
+
+@pytest.mark.parametrize("backend", PDF_BACKENDS)
+def test_a_bold_list_is_marked_item_by_item(tmp_path, classifier, backend):
+    """A PDF's bold list is marked as Markdown marks it, "- **item**" a line, so an item ticked
+    off ("...: done") is done and the others stay action items."""
+    pdf = _progress()
+    pdf.cell(0, 6, "Action items:", new_x="LMARGIN", new_y="NEXT")
+    pdf.ln(4)
+    pdf.set_font("Helvetica", "B", 11)
+    for item in ["ask ops for two spares", "drained node-12 after its Xid 79: done"]:
+        pdf.cell(0, 6, f"\u2022 {item}", new_x="LMARGIN", new_y="NEXT")
+    pdf.output(str(tmp_path / "report.pdf"))
+    [labelled] = classifier.classify(segment(read(tmp_path / "report.pdf", backend)))
+    assert labelled.entry.text.endswith(
+        "- **ask ops for two spares**\n- **drained node-12 after its Xid 79: done**")
+    assert {"node_replacement", "hardware.gpu"} <= {label.code for label in labelled.labels}

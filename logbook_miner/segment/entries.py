@@ -460,7 +460,7 @@ def _bold_marked(body: list[Line]) -> list[str]:
     HTML line (one paragraph, of no font size) by itself, after a list's marker (its reader
     writes the number, which was never bold); a PDF's run of bold lines only where it is a
     block of its own (one bold line inside a paragraph, marked, would end its sentence),
-    after a bullet (a number set in bold was typed so)."""
+    item by item if it is a list, after the bullet (a number set in bold was typed so)."""
     def bold(line: Line) -> bool:
         return line.bold and not line.code and not line.text.lstrip().startswith("|")
 
@@ -477,9 +477,11 @@ def _bold_marked(body: list[Line]) -> list[str]:
             end == len(body) or not body[end].text.strip())
         if body[n].size is None or block:
             marker = _MARKED_ITEM if body[n].size is None else _MARKED_BULLET
-            at = marker.match(texts[n]).end()
-            texts[n] = f"{texts[n][:at]}**{texts[n][at:]}"
-            texts[end - 1] = f"{texts[end - 1].rstrip()}**"
+            items = [k for k in range(n + 1, end) if texts[k].startswith("- ")]
+            for first, last in zip([n, *items], [*items, end], strict=True):
+                at = marker.match(texts[first]).end()
+                texts[first] = f"{texts[first][:at]}**{texts[first][at:]}"
+                texts[last - 1] = f"{texts[last - 1].rstrip()}**"
         n = end
     return texts
 
