@@ -124,8 +124,8 @@ class LogbookNames:
         """The renaming of the names `texts` (a whole logbook's) give, or None."""
         texts = [text for text in texts if text]  # read text by text: a 100 MB log not copied
         operators = self.operators.of(texts)
-        tools = [name for name in self.tools.of(texts)
-                 if name not in {operator.lower() for operator in operators}]
+        taken = {operator.lower() for operator in operators}
+        tools = [name for name in self.tools.of(texts) if name not in taken]
         if not operators and not tools:
             return None
         words = {name: self.operators.read_as for name in operators}

@@ -227,9 +227,9 @@ def _page_lines(page) -> list[PdfLine]:
             cells=() if code else cells(_words_of(raw["chars"], size), size),
             x1=raw["x1"],
         ))
-    boxes = [(image["x0"], image["top"], image["width"], image["height"]) for image in page.images]
-    shapes = [(s["x0"], s["top"], s["x1"], s["bottom"]) for s in page.curves + page.rects]
-    return with_figures(with_bullets(lines, shapes), boxes, page.page_number)
+    images, shapes = ([(o["x0"], o["top"], o["x1"], o["bottom"]) for o in objects]
+                      for objects in (page.images, page.curves + page.rects))
+    return with_figures(with_bullets(lines, shapes), images, page.page_number)
 
 
 def _words_of(chars: list[dict], size: float) -> list[Word]:
@@ -274,15 +274,18 @@ def cells(words: list[Word], size: float) -> tuple[tuple[float, float, str], ...
             parts.append((x0, x1, text))
     if len(parts) < 2:
         return ()
-    return tuple((x0, x1, unicodedata.normalize("NFKC", _BULLET.sub("", text)).strip())
-                 for x0, x1, text in parts)
+    return tuple((x0, x1, _unbulleted(text)) for x0, x1, text in parts)
 
 
 def marked_item(text: str) -> str:
     """A line's text with its list bullet written as Markdown writes it (`- `), as the
     DOCX and HTML readers do: a list's items are not a paragraph (a section titled as a plan
     runs over its items); a bullet alone, or at the line's end, is dropped."""
-    text = _LEADING_BULLET.sub("- ", text.strip())
+    return _unbulleted(_LEADING_BULLET.sub("- ", text.strip()))
+
+
+def _unbulleted(text: str) -> str:
+    """`text` without a bullet glyph at either end, NFKC-normalised."""
     return unicodedata.normalize("NFKC", _BULLET.sub("", text)).strip()
 
 
@@ -316,19 +319,18 @@ def has_text(pages: list[list[PdfLine] | None]) -> bool:
     return any(line.text != IMAGE_TEXT for placed in pages if placed for line in placed)
 
 
-def with_figures(lines: list[PdfLine], boxes: list[tuple[float, float, float, float]],
-                 page: int) -> list[PdfLine]:
-    """A page's lines with a line IMAGE_TEXT where each figure sits, in reading order.
-
-    `boxes` are (x0, top, width, height) in points from the page's top. In Markdown a
-    figure is its link text ("![loss](images/loss.png)"); a PDF has only the picture.
+def with_figures(lines: list[PdfLine], images: list[Box], page: int) -> list[PdfLine]:
+    """A page's lines with a line IMAGE_TEXT where each figure (an image's box) sits, in
+    reading order. In Markdown a figure is its link text ("![loss](images/loss.png)"); a PDF
+    has only the picture.
     """
-    figures = [box for box in boxes if box[2] >= _MIN_FIGURE[0] and box[3] >= _MIN_FIGURE[1]]
+    figures = [(x0, top, x1, bottom) for x0, top, x1, bottom in images
+               if x1 - x0 >= _MIN_FIGURE[0] and bottom - top >= _MIN_FIGURE[1]]
     if not figures:
         return lines
-    placed = lines + [PdfLine(text=IMAGE_TEXT, page=page, top=top, bottom=top + height, x0=x0,
+    placed = lines + [PdfLine(text=IMAGE_TEXT, page=page, top=top, bottom=bottom, x0=x0,
                               size=0.0, bold=False, code=False, char_width=0.0)
-                      for x0, top, _, height in figures]  # body size: set by `assemble`
+                      for x0, top, _, bottom in figures]  # body size: set by `assemble`
     return sorted(placed, key=lambda line: line.top)
 
 

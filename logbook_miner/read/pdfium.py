@@ -162,9 +162,8 @@ class _PageReader:
             words = [w for m in _WORD.finditer(self._text()) if (w := self._word(m))]
             lines = [line for group in _cluster(words) if (line := self._line(group))]
             images, paths = self._drawn()
-            return plumber.with_figures(plumber.with_bullets(lines, paths),
-                                        [(x0, top, x1 - x0, bottom - top)
-                                         for x0, top, x1, bottom in images], self.number)
+            return plumber.with_figures(plumber.with_bullets(lines, paths), images,
+                                        self.number)
         finally:
             self.textpage.close()
             self.page.close()
