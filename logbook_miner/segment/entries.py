@@ -80,6 +80,7 @@ class _Heading:
     body: list[Line] = field(default_factory=list)
     bold: bool = False  # a bold line standing alone (not a heading's size or level)
     size: float | None = None  # its font's (a PDF's)
+    date_led: bool = False  # its text opens with its date
 
 
 def segment(doc: Document, default_timezone: str | None = None,
@@ -139,7 +140,8 @@ def _find_headings(lines: list[Line], dayfirst: bool) -> list[_Heading]:
             level = _BODY_LEVEL
         if level is not None:
             heads.append(_Heading(i, text, level, when or dates.heading_when(text, dayfirst),
-                                  page=line.page, bold=bold, size=line.size))
+                                  page=line.page, bold=bold, size=line.size,
+                                  date_led=when is not None))
     return heads
 
 
@@ -360,25 +362,28 @@ def _names_later_heading(lines: list[Line], i: int, last_at: dict[str, int], key
 
 
 def _merge_subheadings(heads: list[_Heading]) -> list[_Heading]:
-    """Fold undated sub-headings into the dated entry above; drop empty undated ones."""
+    """Fold undated sub-headings into the dated entry above; drop empty undated ones. A
+    bold line below a dated heading that names a date only inside it ("**comment (ana.k,
+    2025-01-16):**", "**Carried over (Mar 4 – Mar 11):**") is a label in that entry too."""
     merged: list[_Heading] = []
     dated_level: int | None = None
     for head in heads:
-        if head.when is not None:
-            dated_level = head.level
-        elif dated_level is not None and head.level > dated_level and merged:
+        below = dated_level is not None and head.level > dated_level and merged
+        if below and (head.when is None or (head.bold and not head.date_led)):
             merged[-1].body += [Line(head.text, size=head.size, bold=head.bold), *head.body]
             continue
-        else:
-            dated_level = None
+        dated_level = head.level if head.when is not None else None
         merged.append(head)
     return [h for h in merged if h.when is not None or any(x.text.strip() for x in h.body)]
 
 
 def _leading_text(lines: list[Line], any_heading: bool) -> Entry | None:
-    """Text before the first heading (or a document with none) is an undated entry."""
+    """Text before the first heading (or a document with none) is an undated entry; before
+    headings, one paragraph alone is a preamble (however many lines a PDF wraps it to)."""
     body = [line for line in lines if line.text.strip()]
-    if not body or (any_heading and len(body) < 2):
+    paragraphs = sum(1 for i, line in enumerate(lines)
+                     if line.text.strip() and (i == 0 or not lines[i - 1].text.strip()))
+    if not body or (any_heading and paragraphs < 2):
         return None
     return Entry(seq=1, heading=body[0].text.strip(),
                  text=_body_text(body[1:]), page_start=body[0].page, page_end=body[-1].page)

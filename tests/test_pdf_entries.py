@@ -1,0 +1,82 @@
+"""A PDF's entries are its Markdown's: a bold label that names a date inside an entry, and a
+preamble paragraph a PDF wraps over lines, start no entry of their own.
+
+Printed, a comment's label ("**comment (ana.k, 2025-01-16):** 🙏") can stand alone in bold
+when the font drops the emoji after it, and a one-line preamble wraps to three; read as
+lines, the first looked like a dated heading and the second like an undated entry.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from pathlib import Path
+
+import pytest
+from fpdf import FPDF
+
+from logbook_miner.read import PDF_BACKENDS, read
+from logbook_miner.segment.entries import segment
+
+PREAMBLE = ("Wiki > ML Platform > loomtrain > Known issues. Page owner: the loomtrain "
+            "maintainers. Add new entries at the bottom, newest last, and use the template "
+            "with what happened, its impact, root cause, workaround and status.")
+BODY = ["The job hit the 48 h limit at step 120k and was killed before it could save.",
+        "Lost about 40 minutes of work since the last checkpoint.",
+        "Filed as a ticket; the comments below follow what was done."]
+ENTRIES = [("2025-01-16 TRAIN-1229 job killed at the time limit",
+            [("comment (chen.w, 2025-01-16):", "requeued by hand as 89011."),
+             ("comment (ana.k, 2025-01-16):", "")]),
+           ("2025-01-17 TRAIN-1230 MBS 2 attempt: OOM on PP stage 0",
+            [("comment (ana.k, 2025-01-17):", "back to MBS 1, relaunched.")])]
+
+
+def _wiki(path: Path, with_preamble: bool) -> Path:
+    """Dated headings in a larger bold font; under them, comments whose label is bold."""
+    pdf = FPDF(format="letter")
+    pdf.add_page()
+    if with_preamble:
+        pdf.set_font("Helvetica", size=11)
+        pdf.multi_cell(0, 6, PREAMBLE, new_x="LMARGIN", new_y="NEXT")
+        pdf.ln(4)
+    for heading, comments in ENTRIES:
+        pdf.set_font("Helvetica", "B", 16)
+        pdf.cell(0, 10, heading, new_x="LMARGIN", new_y="NEXT")
+        pdf.set_font("Helvetica", size=11)
+        for line in BODY:
+            pdf.cell(0, 6, line, new_x="LMARGIN", new_y="NEXT")
+        pdf.ln(6)
+        for label, said in comments:
+            pdf.set_font("Helvetica", "B", 11)
+            pdf.cell(pdf.get_string_width(label + " "), 6, label + " ")
+            pdf.set_font("Helvetica", size=11)
+            pdf.cell(0, 6, said, new_x="LMARGIN", new_y="NEXT")
+            pdf.ln(6)  # a paragraph's gap
+    pdf.output(str(path))
+    return path
+
+
+@pytest.mark.parametrize("backend", PDF_BACKENDS)
+def test_a_bold_label_dated_inside_stays_in_its_entry(tmp_path, backend):
+    entries = segment(read(_wiki(tmp_path / "wiki.pdf", with_preamble=False), backend))
+    assert [(e.heading, str(e.date)) for e in entries] == [
+        (heading, heading[:10]) for heading, _ in ENTRIES]
+    assert entries[0].text.endswith("**comment (ana.k, 2025-01-16):**")
+
+
+@pytest.mark.parametrize("backend", PDF_BACKENDS)
+def test_a_preamble_paragraph_wrapped_over_lines_is_no_entry(tmp_path, backend):
+    pdf = _wiki(tmp_path / "wiki.pdf", with_preamble=True)
+    lines = [line for line in read(pdf, backend).lines if line.text.strip()]
+    assert sum("Page owner" in line.text or "status." in line.text for line in lines) == 2
+    assert [e.heading for e in segment(read(pdf, backend))] == [h for h, _ in ENTRIES]
+
+
+def test_two_paragraphs_before_the_first_heading_are_still_an_entry(tmp_path):
+    """Text of more than one paragraph before the headings is kept as an undated entry."""
+    path = tmp_path / "log.md"
+    path.write_text("Notes on the 13B run.\n\nWe launched on Monday and it went fine.\n\n"
+                    "## 2025-01-16\n\nNode 7 died.\n", encoding="utf-8")
+    entries = segment(read(path))
+    assert [(e.heading, e.date) for e in entries] == [("Notes on the 13B run.", None),
+                                                      ("2025-01-16", date(2025, 1, 16))]
+    assert entries[0].text == "We launched on Monday and it went fine."
