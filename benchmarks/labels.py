@@ -97,7 +97,8 @@ CHECK = ("bloom-tr11-176b-prequel", "cpm-live", "opt-175b-56_percent_update",
          "synth-freelancer-client-updates", "synth-lost-compute-register",
          "synth-reservation-sheet", "synth-statuspage-updates",
          "synth-assistant-thread-summaries", "synth-elog-physics-facility",
-         "synth-sitrep-reports")
+         "synth-sitrep-reports", "synth-hospital-onprem-it-log",
+         "synth-indie-team-chat-digest")
 # A logbook split in two: entries before the date, or before the entry with this
 # heading, are tune; the rest check.
 SPLITS = {"cpm-live": "2022-10-01", "bloom-tr11-176b-prequel": "main-1"}
