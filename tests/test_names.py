@@ -97,6 +97,14 @@ def test_a_tool_the_team_names_is_read_as_its_tool_at_work(classifier):
     assert ("automation", "Nanny excluded") in labels(classifier, built, later)[1]
 
 
+def test_a_tools_own_line_tells_what_it_did(classifier):
+    """A log of what the team's tool did, its name first: "orca-swap: drained gn022, requeued"."""
+    built = ("wrote `orca-swap` (python, runs on the slurm head):\n"
+             "- on Xid 48/79: `scontrol update state=drain`, pick a spare, `scontrol requeue`")
+    night = "Xid 48 on gn022 at 03:05.\n\norca-swap: drained gn022, gn033 in, requeued."
+    assert ("automation", "orca-swap: drained") in labels(classifier, built, night)[1]
+
+
 @pytest.mark.parametrize("text, found", [
     ("Tomasz wrote a small daemon we call **tender**. It watches heartbeats.", ["tender"]),
     ("- `phoenix` = the resume wrapper Tomás and I wrote around torchrun.", ["phoenix"]),
@@ -118,6 +126,11 @@ def test_a_tool_the_team_names_is_read_as_its_tool_at_work(classifier):
     ("- `timeout` = the watchdog's limit. The 'loss', a metric our script logs.", []),
     ("**Monday** - the cron job failed twice.", []),
     ("The watchdog (called warden) restarts jobs.", ["warden"]),
+    # a tool the team wrote, known by the recovery its next lines give it; not a tool for
+    # something else, though the sentence after it restarts the job
+    ("wrote `orca-swap` (python, on the slurm head):\n- tails Xids\n- on Xid 79: drain, requeue",
+     ["orca-swap"]),
+    ("wrote `dedup` to drop near-duplicate shards. Then restarted the job.", []),
 ])
 def test_what_shows_a_name_is_a_tools(names, text, found):
     assert names.tools.of([text]) == found
