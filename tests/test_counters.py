@@ -88,6 +88,7 @@ def test_a_field_that_says_none_names_what_was_not_done() -> None:
     "Restarts: 0 -> 3 after the driver update",  # a value still going
     "Restarts: 0-2 a day",
     "Restarts: 3",
+    "+  tie_word_embeddings: false",  # a diff's added line sets a value
 ])
 def test_not_a_zero_counter(text: str) -> None:
     assert named(text) == []
@@ -101,6 +102,13 @@ def test_the_labels_a_zero_counter_drops() -> None:
     assert found[0] == {"restart"}  # "Job restarts: 2"; no NaN, spike, save failure, ECC, OOM
     assert found[1] == {"restart"}  # restarts 1; no NaN, failed save, Xid
     assert "hardware.gpu" in found[2] and "software.crash" not in found[2]  # xid 2, oom 0
+
+
+def test_a_setting_a_diff_turns_off_is_changed() -> None:
+    """"+ key: false" in a config's diff is the new value, not a counter at zero."""
+    diff = "model.yaml:\n-  tie_word_embeddings: true\n+  tie_word_embeddings: false"
+    [labelled] = Classifier().classify([Entry(seq=1, heading="2024-09-04", text=diff)])
+    assert [label.code for label in labelled.labels] == ["architecture_change"]
 
 
 def test_a_row_of_aligned_columns_is_not_joined_to_the_next() -> None:

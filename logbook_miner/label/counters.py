@@ -71,6 +71,7 @@ _COUNTED = re.compile(r"(?i)([a-z]s|count|counter|total|number|nans?|infs?|#)$")
 _PAIR = re.compile(r"[^\s/]+(?:/[^\s/]+)+$")  # "ok/failed", "c/u"
 _MAX_NAME_WORDS = 6
 _ROW = re.compile(r"^\s*\|")
+_ADDED = re.compile(r"^\+[ \t]")  # a diff's added line sets a value ("+  tie_embeddings: false")
 _SEPARATOR = re.compile(r"^\s*\|?(\s*:?-{2,}:?\s*\|)+\s*:?-*:?\s*$")
 _CELL = re.compile(r"[^|]+")
 _PIECE = re.compile(r"[^|,;·]+")  # a field of a line of several
@@ -91,6 +92,8 @@ def zero_spans(text: str) -> list[Span]:
         start = text.rfind("\n", 0, zero.start()) + 1
         line = _line(text, start)
         at = start + len(line) + 1
+        if _ADDED.match(line):
+            continue
         if _ROW.match(line):
             while start and _ROW.match(_line(text, _previous(text, start))):
                 start = _previous(text, start)
