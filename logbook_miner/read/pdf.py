@@ -64,6 +64,8 @@ _MARK_SIZE = (0.15, 0.6)  # font sizes: the least side and the most of a bullet 
 _CLOSING = frozenset(".!?:;)]}\"'”’|*`")  # a line ending in one may end its paragraph
 _ROW_STEP = 1.5  # a step this many times a table's first between rows ends the table
 _PITCH_TOLERANCE = 0.15  # points: line steps this close are one step measured twice
+_RULE = 2.0  # points: a drawn box this thin, and twice as long, is a rule (a table's border)
+_LEAST_CELL = 8.0  # points: a drawn box smaller than this on a side is no cell (a bullet)
 # pdfplumber keeps a dict of ~2 KB per character, so a page's characters are counted as
 # pdfminer places them and a page with more is refused: a 3 KB PDF can hold a line of a
 # million (2.3 GB, 40 s). The densest page of the shared logbooks has 4,400.
@@ -94,6 +96,8 @@ class PdfLine:
     cells: tuple[tuple[float, float, str], ...] = ()  # (x0, x1, text) of the parts wide gaps
     # leave, if 2+
     x1: float = 0.0  # the right edge of its last character
+    words: tuple[tuple[float, float, str], ...] = ()  # (x0, x1, text) of each word
+    ruled: bool = False  # a row of a table drawn with rules, its cells' lines joined
 
 
 def read_pdf(path: Path, on_page: OnPage | None = None) -> Document:
@@ -218,18 +222,20 @@ def _page_lines(page) -> list[PdfLine]:
             continue
         code = all(_MONO.search(c["fontname"]) for c in chars)
         size = sizes.most_common(1)[0][0]
+        words = _words_of(raw["chars"], size)
         lines.append(PdfLine(
             text=text, page=page.page_number, top=raw["top"], bottom=raw["bottom"],
             x0=raw["x0"], size=size,
             bold=all(_BOLD.search(c["fontname"]) for c in chars), code=code,
             char_width=chars[0]["width"] or chars[0]["size"] * 0.6,
             spans=tuple((c["x0"], c["text"]) for c in chars) if code else (),
-            cells=() if code else cells(_words_of(raw["chars"], size), size),
-            x1=raw["x1"],
+            cells=() if code else cells(words, size),
+            x1=raw["x1"], words=tuple((x0, x1, text) for x0, x1, text, _ in words),
         ))
     images, shapes = ([(o["x0"], o["top"], o["x1"], o["bottom"]) for o in objects]
-                      for objects in (page.images, page.curves + page.rects))
-    return with_figures(with_bullets(lines, shapes), images, page.page_number)
+                      for objects in (page.images, page.curves + page.rects + page.lines))
+    return with_figures(with_ruled_tables(with_bullets(lines, shapes), shapes), images,
+                        page.page_number)
 
 
 def _words_of(chars: list[dict], size: float) -> list[Word]:
@@ -314,6 +320,95 @@ def with_bullets(lines: list[PdfLine], shapes: list[Box]) -> list[PdfLine]:
     return lines
 
 
+def with_ruled_tables(lines: list[PdfLine], shapes: list[Box]) -> list[PdfLine]:
+    """Lines with each row of a table drawn with rules (a border around every cell, as
+    Chromium, WeasyPrint and Word print one) made one line, `| cell | cell |`, each cell's
+    lines joined: a header that wraps "tok/s (6h)" over two lines centres its other cells
+    between them, so read line by line its cells mix with the next column's. A frame of
+    fewer than two cells is no table (a note drawn in a box)."""
+    down, along = _rules(shapes)
+    if len(down) < 3:
+        return lines
+    rows: dict[tuple[int, tuple[float, ...]], list[int]] = {}
+    for i, line in enumerate(lines):
+        middle = (line.top + line.bottom) / 2
+        edges = _distinct(x for x, top, bottom in down if top <= middle <= bottom)
+        if line.code or len(edges) < 3 or not edges[0] <= line.x0 < edges[-1]:
+            continue
+        ceiling = max((y for y, x0, x1 in along
+                       if y < middle and x0 < edges[-1] and x1 > edges[0]), default=None)
+        if ceiling is not None:
+            rows.setdefault((round(ceiling), edges), []).append(i)
+    joined: dict[int, PdfLine] = {}
+    for (_, edges), members in rows.items():
+        row = [lines[i] for i in members]
+        words = sorted((line.top, x0, x1, text) for line in row for x0, x1, text in line.words)
+        if max(line.x1 for line in row) > edges[-1] + _RULE:  # a table wider than the page
+            edges = (*edges, max(line.x1 for line in row))  # keeps what shows of its cut cells
+        texts = [_unbulleted(" ".join(text for _, x0, x1, text in words
+                                      if left <= (x0 + x1) / 2 < right))
+                 for left, right in itertools.pairwise(edges)]
+        joined[members[0]] = dataclasses.replace(
+            row[0], text="| " + " | ".join(t.replace("|", "\\|") for t in texts) + " |",
+            top=min(line.top for line in row), bottom=max(line.bottom for line in row),
+            x0=edges[0], x1=edges[-1], bold=all(line.bold for line in row), ruled=True,
+            cells=tuple((left, right, t) for (left, right), t
+                        in zip(itertools.pairwise(edges), texts, strict=True)))
+        joined.update((i, None) for i in members[1:])
+    return [joined.get(i, line) for i, line in enumerate(lines) if joined.get(i, line)]
+
+
+def _rules(shapes: list[Box]) -> tuple[list[tuple[float, float, float]],
+                                        list[tuple[float, float, float]]]:
+    """The page's vertical rules (x, top, bottom) and horizontal ones (y, x0, x1): thin boxes
+    (a border drawn as a filled strip, or a line), and the four sides of a box a cell's size
+    that another such box adjoins (a border drawn as a rectangle around each cell; not a
+    quotation's or a code block's background, nor the bar over its left side)."""
+    down, along = [], []
+    boxes = []
+    for x0, top, x1, bottom in shapes:
+        width, height = x1 - x0, bottom - top
+        if width <= _RULE and height >= 2 * max(width, 1.0):
+            down.append(((x0 + x1) / 2, top, bottom))
+        elif height <= _RULE and width >= 2 * max(height, 1.0):
+            along.append(((top + bottom) / 2, x0, x1))
+        elif min(width, height) >= _LEAST_CELL:
+            boxes.append((x0, top, x1, bottom))
+    for x0, top, x1, bottom in _adjoined(boxes):
+        down += [(x0, top, bottom), (x1, top, bottom)]
+        along += [(top, x0, x1), (bottom, x0, x1)]
+    return down, along
+
+
+def _adjoined(boxes: list[Box]) -> list[Box]:
+    """The boxes another box adjoins, side to side or top to bottom (looked up by where a
+    box starts: a chart may draw thousands)."""
+    starts: dict[tuple[int, int], list[Box]] = {}
+    for box in boxes:
+        starts.setdefault((0, round(box[0])), []).append(box)
+        starts.setdefault((1, round(box[1])), []).append(box)
+    found = set()
+    for box in boxes:
+        x0, top, x1, bottom = box
+        for axis, end in ((0, x1), (1, bottom)):
+            for key in range(round(end) - round(_RULE), round(end) + round(_RULE) + 1):
+                for other in starts.get((axis, key), ()):
+                    across = (other[1] < bottom and other[3] > top) if axis == 0 else (
+                        other[0] < x1 and other[2] > x0)
+                    if other is not box and abs(other[axis] - end) <= _RULE and across:
+                        found.update((box, other))
+    return [box for box in boxes if box in found]
+
+
+def _distinct(xs) -> tuple[float, ...]:
+    """The sorted x positions, one of each run closer than a rule's width."""
+    found: list[float] = []
+    for x in sorted(xs):
+        if not found or x - found[-1] > _RULE:
+            found.append(x)
+    return tuple(round(x, 1) for x in found)
+
+
 def has_text(pages: list[list[PdfLine] | None]) -> bool:
     """Whether any page has a line of text (a figure's line is none)."""
     return any(line.text != IMAGE_TEXT for placed in pages if placed for line in placed)
@@ -388,6 +483,10 @@ def _tables(placed: list[PdfLine]) -> dict[int, int]:
             for a0, a1, _ in a[1:-1] for b0, b1, _ in b[1:-1])
 
     rows: dict[int, int] = {}
+    for i, line in enumerate(placed):  # a ruled table's rows, read whole (with_ruled_tables)
+        if line.ruled:  # (one row's border touches the next's; an empty row parts two tables)
+            below = i and placed[i - 1].ruled and line.top - placed[i - 1].bottom <= line.size
+            rows[i] = rows[i - 1] if below else i
     for run in _runs(placed):
         found = [k for n, k in enumerate(run) if (n and aligned(run[n - 1], k))
                  or (n + 1 < len(run) and aligned(k, run[n + 1]))]
@@ -409,6 +508,8 @@ def _runs(placed: list[PdfLine]) -> list[list[int]]:
     runs: list[list[int]] = []
     for i, line in enumerate(placed):
         run = runs[-1] if runs else []
+        if line.ruled:
+            continue
         if line.cells and run and run[-1] == i - 1 and (
                 len(run) < 2 or line.top - placed[i - 1].top
                 <= _ROW_STEP * (placed[run[1]].top - placed[run[0]].top)):
@@ -443,6 +544,9 @@ def _to_lines(placed: list[PdfLine], margin: float, pitch: dict[float, float],
         text = _monospaced(line, origin) if line.code else line.text
         out.append(Line(text, page=line.page, size=line.size, bold=line.bold, code=line.code,
                         indent=round(max(0.0, line.x0 - margin), 1)))
+        if line.ruled and rows.get(i) == i:  # its first row is its header, as in Markdown
+            out.append(Line("|" + "---|" * len(line.cells), page=line.page, size=line.size,
+                            indent=out[-1].indent))
         previous = line
     return out
 

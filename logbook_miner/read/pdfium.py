@@ -162,8 +162,9 @@ class _PageReader:
             words = [w for m in _WORD.finditer(self._text()) if (w := self._word(m))]
             lines = [line for group in _cluster(words) if (line := self._line(group))]
             images, paths = self._drawn()
-            return plumber.with_figures(plumber.with_bullets(lines, paths), images,
-                                        self.number)
+            return plumber.with_figures(
+                plumber.with_ruled_tables(plumber.with_bullets(lines, paths), paths), images,
+                self.number)
         finally:
             self.textpage.close()
             self.page.close()
@@ -292,6 +293,7 @@ class _PageReader:
             cells=() if code else plumber.cells(
                 [(w.x0, w.x1, _combine_surrogates(w.text), w.code) for w in words], size),
             x1=max(w.x1 for w in words),
+            words=tuple((w.x0, w.x1, _combine_surrogates(w.text)) for w in words),
         )
 
     def _char_width(self, word: _Word, mono: bool) -> float:

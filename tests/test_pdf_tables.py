@@ -1,0 +1,79 @@
+"""A table printed with its rules (a border around each cell) reads as Markdown writes it.
+
+A narrow column wraps its header ("tok/s" over "(6h)") and the renderer centres the row's
+other cells between those lines, so read line by line the header's words mix with the
+next lines'. Read by its rules, each row is one line, `| cell | cell |`, under a header
+and its rule line, and the counters at zero in it count none (label/counters.py).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from fpdf import FPDF
+
+from logbook_miner.label.classifier import Classifier
+from logbook_miner.read import PDF_BACKENDS, read
+from logbook_miner.segment.entries import segment
+
+HEADER = ("steps", "tok/s (6h)", "NaN/Inf steps", "preempt", "ckpt ok/fail")
+ROW = ("4,250 -> 6,920", "0.521M", "0", "0", "5/0")
+
+
+def _digest(path: Path) -> Path:
+    pdf = FPDF(format="letter")
+    pdf.add_page()
+    pdf.set_font("Helvetica", "B", 16)
+    pdf.cell(0, 10, "2024-09-04 23:59 UTC - daily digest #3", new_x="LMARGIN", new_y="NEXT")
+    pdf.ln(4)
+    pdf.set_font("Helvetica", size=11)
+    with pdf.table(col_widths=(30, 14, 16, 18, 16), width=120, align="LEFT",
+                   text_align="CENTER") as table:  # narrow columns: headers wrap
+        for cells in (HEADER, ROW):
+            row = table.row()
+            for text in cells:
+                row.cell(text)
+    pdf.ln(6)
+    pdf.multi_cell(0, 6, "Quiet day, nothing to report.")
+    pdf.output(str(path))
+    return path
+
+
+@pytest.mark.parametrize("backend", PDF_BACKENDS)
+def test_a_ruled_tables_rows_read_whole_under_a_header(tmp_path, backend):
+    [entry] = segment(read(_digest(tmp_path / "digest.pdf"), backend))
+    header, rule, row = entry.text.split("\n")[:3]
+    assert header == "| " + " | ".join(HEADER) + " |"
+    assert rule == "|---|---|---|---|---|"
+    assert row == "| " + " | ".join(ROW) + " |"
+
+
+@pytest.mark.parametrize("backend", PDF_BACKENDS)
+def test_its_counters_at_zero_count_none(tmp_path, backend):
+    entries = segment(read(_digest(tmp_path / "digest.pdf"), backend))
+    [labelled] = Classifier(layer_path=None).classify(entries)
+    assert [label.code for label in labelled.labels] == []
+
+
+@pytest.mark.parametrize("frame", ["border", "quotation"])
+def test_a_frame_around_a_note_is_no_table(tmp_path, frame):
+    """One cell with a border is a note in a box, and a quotation's background with the bar
+    over its left side (two boxes, one on the other, as WeasyPrint draws a blockquote) is
+    none either: their lines stay lines."""
+    pdf = FPDF(format="letter")
+    pdf.add_page()
+    pdf.set_font("Helvetica", "B", 16)
+    pdf.cell(0, 10, "2024-09-05 notes", new_x="LMARGIN", new_y="NEXT")
+    pdf.set_font("Helvetica", size=11)
+    if frame == "quotation":
+        pdf.set_fill_color(230, 230, 230)
+        pdf.rect(10, pdf.get_y(), 130, 12, style="F")
+        pdf.set_fill_color(120, 120, 120)
+        pdf.rect(10, pdf.get_y(), 1, 12, style="F")
+        pdf.rect(10.8, pdf.get_y(), 129.2, 12, style="F")
+    pdf.multi_cell(120, 6, "Node 7 was drained.\nThe job resumed from step 900.",
+                   border=1 if frame == "border" else 0)
+    pdf.output(str(tmp_path / "note.pdf"))
+    [entry] = segment(read(tmp_path / "note.pdf"))
+    assert entry.text == "Node 7 was drained.\nThe job resumed from step 900."
