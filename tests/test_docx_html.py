@@ -19,6 +19,7 @@ from conftest import SHARED
 from docx.shared import Pt
 from helpers import score_logbooks
 
+from logbook_miner.label.classifier import Classifier
 from logbook_miner.read import ReadError, read
 from logbook_miner.segment.entries import segment
 
@@ -215,7 +216,7 @@ def test_exports_of_other_tools_give_the_notes(tmp_path, export_style):
     assert len(entries) - len(dated) <= 1  # the title and its intro, nothing else
     first, second, _ = dated
     assert "- 2022-03-13 was quiet" in first.text  # a list item, not a heading
-    assert "node | status\nnode-7 | down" in first.text
+    assert "| node | status |\n|---|---|\n| node-7 | down |" in first.text  # as Markdown
     assert "\n".join(NOTES[1][4]) in second.text  # line by line, indentation kept
     if SUBLABEL[1] in first.text:  # where the tool has sub-headings, they stay in the note
         assert SUBLABEL[0] in first.text
@@ -313,3 +314,26 @@ def test_a_log_kept_as_a_word_table_or_html_bullets_gives_an_entry_per_row(tmp_p
     got = segment(read(page))
     assert [e.date for e in got] == [date(2023, 3, 4), date(2023, 3, 6)]
     assert "nested" in got[0].text
+
+
+def test_a_tables_counters_at_zero_count_none_in_word_and_html(tmp_path):
+    """A table reads as Markdown writes it, header, rule line and rows, so a digest's counters
+    at zero say nothing happened, as they do in its Markdown."""
+    rows = [("steps", "NaN/Inf steps", "preempt", "restarts"), ("4,250", "0", "0", "1")]
+    document = docx.Document()
+    document.add_heading("2024-09-04 daily digest", 2)
+    table = document.add_table(rows=len(rows), cols=len(rows[0]))
+    for r, row in enumerate(rows):
+        for c, cell in enumerate(row):
+            table.cell(r, c).text = cell
+    document.save(tmp_path / "digest.docx")
+    page = tmp_path / "digest.html"
+    page.write_text("<html><body><h2>2024-09-04 daily digest</h2><table>" + "".join(
+        "<tr>" + "".join(f"<td>{cell}</td>" for cell in row) + "</tr>" for row in rows)
+        + "</table></body></html>", encoding="utf-8")
+    classifier = Classifier(layer_path=None)
+    for path in (tmp_path / "digest.docx", page):
+        [labelled] = classifier.classify(segment(read(path)))
+        assert labelled.entry.text.startswith("| steps | NaN/Inf steps | preempt | restarts |\n"
+                                              "|---|---|---|---|\n| 4,250 | 0 | 0 | 1 |")
+        assert [label.code for label in labelled.labels] == ["restart"]

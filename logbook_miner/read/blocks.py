@@ -86,12 +86,15 @@ def code_lines(text: str) -> list[Line]:
 
 
 def table_lines(rows: Iterable[Sequence[str]]) -> list[Line]:
-    """A table as text: a row a line, its cells joined with ` | `; empty rows dropped."""
+    """A table as Markdown writes it: a row a line, `| cell | cell |`, and the rule line under
+    its first row, its header (what the counters read columns by); empty rows dropped."""
     lines = []
     for row in rows:
-        cells = [collapse(cell) for cell in row]
+        cells = [collapse(cell).replace("|", "\\|") for cell in row]
         if any(cells):
-            lines.append(Line(" | ".join(cells)))
+            lines.append(Line("| " + " | ".join(cells) + " |"))
+            if len(lines) == 1:
+                lines.append(Line("|" + "---|" * len(cells)))
     return lines
 
 
