@@ -37,6 +37,15 @@ def test_a_name_the_logbook_gives_its_provider_is_read_as_the_provider(classifie
     assert not any(code == "infra.provider" for code, _ in labels(classifier, outage)[0])
 
 
+def test_a_named_providers_team_changing_its_firmware_is_not_our_change(classifier):
+    """Rule 10: "Halcyon's network team" is the provider's, once the logbook says who
+    Halcyon is; their rollout is no dependency_change of the team's."""
+    launch = "Launched on 128 nodes rented from Halcyon Cloud."
+    rollout = "Halcyon's network team was rolling new firmware onto the leaf switches."
+    assert not any(code == "dependency_change"
+                   for code, _ in labels(classifier, launch, rollout)[1])
+
+
 def test_its_evidence_is_the_logbooks_own_words_at_their_offsets(classifier):
     text = "Ticket open.  No word  from   Corvid on the missing 32.\nWe rent from Corvid Cloud."
     [found] = classifier.classify([Entry(seq=1, heading="2024-05-07", text=text)])
