@@ -88,10 +88,15 @@ def test_a_field_that_says_none_names_what_was_not_done() -> None:
     "Restarts: 0 -> 3 after the driver update",  # a value still going
     "Restarts: 0-2 a day",
     "Restarts: 3",
-    "+  tie_word_embeddings: false",  # a diff's added line sets a value
+    "-  tie_word_embeddings: true\n+  tie_word_embeddings: false",  # a diff's added line
 ])
 def test_not_a_zero_counter(text: str) -> None:
     assert named(text) == []
+
+
+def test_a_list_written_with_plus_bullets_still_counts() -> None:
+    """Markdown's "+" bullet is no diff's added line: only one after a removed line is."""
+    assert named("+ NaN/Inf steps: 0\n+ preemptions: 0") == ["NaN/Inf steps", "preemptions"]
 
 
 def test_the_labels_a_zero_counter_drops() -> None:

@@ -302,8 +302,8 @@ def test_a_log_kept_as_a_word_table_or_html_bullets_gives_an_entry_per_row(tmp_p
             table.cell(r, c).text = cell
     document.save(tmp_path / "log.docx")
     got = segment(read(tmp_path / "log.docx"))
-    # the header row (no rule line under it in Word) is column names, not the title's text:
-    # the title over it is no entry
+    # the header row, over the rule line the reader writes, is column names, not the title's
+    # text: the title over it is no entry
     assert [(e.heading, e.date, e.text) for e in got] == [
         ("2023-03-04 | NCCL timeout on gpu-17, restarted", date(2023, 3, 4), ""),
         ("2023-03-05 | loss spike at 12500", date(2023, 3, 5), "")]
@@ -337,3 +337,14 @@ def test_a_tables_counters_at_zero_count_none_in_word_and_html(tmp_path):
         assert labelled.entry.text.startswith("| steps | NaN/Inf steps | preempt | restarts |\n"
                                               "|---|---|---|---|\n| 4,250 | 0 | 0 | 1 |")
         assert [label.code for label in labelled.labels] == ["restart"]
+
+
+def test_a_word_table_of_one_column_is_a_box_around_text(tmp_path):
+    document = docx.Document()
+    document.add_heading("2024-09-04 notes", 2)
+    table = document.add_table(rows=2, cols=1)
+    table.cell(0, 0).text = "Node 7 was drained."
+    table.cell(1, 0).text = "The job resumed from step 900."
+    document.save(tmp_path / "box.docx")
+    [entry] = segment(read(tmp_path / "box.docx"))
+    assert entry.text == "Node 7 was drained.\nThe job resumed from step 900."

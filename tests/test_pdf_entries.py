@@ -71,12 +71,38 @@ def test_a_preamble_paragraph_wrapped_over_lines_is_no_entry(tmp_path, backend):
     assert [e.heading for e in segment(read(pdf, backend))] == [h for h, _ in ENTRIES]
 
 
-def test_two_paragraphs_before_the_first_heading_are_still_an_entry(tmp_path):
-    """Text of more than one paragraph before the headings is kept as an undated entry."""
+@pytest.mark.parametrize("before", [
+    "Notes on the 13B run.\n\nWe launched on Monday and it went fine.",
+    "Notes on the 13B run.\nWe launched on Monday and it went fine.",  # a written line break
+])
+def test_more_than_a_preamble_before_the_first_heading_is_still_an_entry(tmp_path, before):
+    """Text of two paragraphs before the headings, or of two lines its writer broke (in
+    Markdown, not wrapped by a renderer), is kept as an undated entry."""
     path = tmp_path / "log.md"
-    path.write_text("Notes on the 13B run.\n\nWe launched on Monday and it went fine.\n\n"
-                    "## 2025-01-16\n\nNode 7 died.\n", encoding="utf-8")
+    path.write_text(f"{before}\n\n## 2025-01-16\n\nNode 7 died.\n", encoding="utf-8")
     entries = segment(read(path))
     assert [(e.heading, e.date) for e in entries] == [("Notes on the 13B run.", None),
                                                       ("2025-01-16", date(2025, 1, 16))]
     assert entries[0].text == "We launched on Monday and it went fine."
+
+
+@pytest.mark.parametrize("backend", PDF_BACKENDS)
+def test_bold_titles_dated_inside_under_a_dated_heading_stay_entries(tmp_path, backend):
+    """A bold title of its own ("Standup, 2024-03-05") under a heading that spans its days
+    is an entry; only a label (ending with ':') folds into the entry above."""
+    pdf = FPDF(format="letter")
+    pdf.add_page()
+    pdf.set_font("Helvetica", "B", 16)
+    pdf.cell(0, 10, "Sprint 12 (2024-03-04 to 2024-03-15)", new_x="LMARGIN", new_y="NEXT")
+    for day in ("2024-03-05", "2024-03-06"):
+        pdf.ln(6)
+        pdf.set_font("Helvetica", "B", 11)
+        pdf.cell(0, 6, f"Standup, {day}", new_x="LMARGIN", new_y="NEXT")
+        pdf.ln(6)
+        pdf.set_font("Helvetica", size=11)
+        for line in BODY:
+            pdf.cell(0, 6, line, new_x="LMARGIN", new_y="NEXT")
+    pdf.output(str(tmp_path / "sprint.pdf"))
+    entries = segment(read(tmp_path / "sprint.pdf", backend))
+    assert [e.heading for e in entries] == ["Sprint 12 (2024-03-04 to 2024-03-15)",
+                                            "Standup, 2024-03-05", "Standup, 2024-03-06"]

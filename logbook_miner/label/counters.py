@@ -72,6 +72,8 @@ _PAIR = re.compile(r"[^\s/]+(?:/[^\s/]+)+$")  # "ok/failed", "c/u"
 _MAX_NAME_WORDS = 6
 _ROW = re.compile(r"^\s*\|")
 _ADDED = re.compile(r"^\+[ \t]")  # a diff's added line sets a value ("+  tie_embeddings: false")
+_REMOVED = re.compile(r"^-")
+_HUNK_LINES = 50  # added lines looked back over for the removed one they replace
 _SEPARATOR = re.compile(r"^\s*\|?(\s*:?-{2,}:?\s*\|)+\s*:?-*:?\s*$")
 _CELL = re.compile(r"[^|]+")
 _PIECE = re.compile(r"[^|,;·]+")  # a field of a line of several
@@ -92,7 +94,7 @@ def zero_spans(text: str) -> list[Span]:
         start = text.rfind("\n", 0, zero.start()) + 1
         line = _line(text, start)
         at = start + len(line) + 1
-        if _ADDED.match(line):
+        if _ADDED.match(line) and _in_diff(text, start):
             continue
         if _ROW.match(line):
             while start and _ROW.match(_line(text, _previous(text, start))):
@@ -112,6 +114,19 @@ def zero_spans(text: str) -> list[Span]:
               if (span := _counted_name(found)) and _COUNT_OPENS.search(
                   text, text.rfind("\n", 0, found.start()) + 1, found.start())]
     return spans
+
+
+def _in_diff(text: str, start: int) -> bool:
+    """Whether the added line at `start` follows a removed one ("- old" then "+ new", past
+    any added lines between, a hunk's worth): a diff's, not a Markdown list's "+" item."""
+    for _ in range(_HUNK_LINES):
+        if not start:
+            return False
+        start = _previous(text, start)
+        line = _line(text, start)
+        if not _ADDED.match(line):
+            return bool(_REMOVED.match(line))
+    return False
 
 
 def _counted_name(found: re.Match[str]) -> Span | None:

@@ -87,14 +87,17 @@ def code_lines(text: str) -> list[Line]:
 
 def table_lines(rows: Iterable[Sequence[str]]) -> list[Line]:
     """A table as Markdown writes it: a row a line, `| cell | cell |`, and the rule line under
-    its first row, its header (what the counters read columns by); empty rows dropped."""
+    its first row, its header (what the counters read columns by); empty rows dropped. A
+    table of one column is a box around text: its lines, as they are."""
+    rows = [[collapse(cell) for cell in row] for row in rows]
+    if all(len(row) <= 1 for row in rows):
+        return [Line(row[0]) for row in rows if row and row[0]]
     lines = []
     for row in rows:
-        cells = [collapse(cell).replace("|", "\\|") for cell in row]
-        if any(cells):
-            lines.append(Line("| " + " | ".join(cells) + " |"))
+        if any(row):
+            lines.append(Line("| " + " | ".join(cell.replace("|", "\\|") for cell in row) + " |"))
             if len(lines) == 1:
-                lines.append(Line("|" + "---|" * len(cells)))
+                lines.append(Line("|" + "---|" * len(row)))
     return lines
 
 

@@ -110,7 +110,8 @@ def segment(doc: Document, default_timezone: str | None = None,
                                                    head.index + head.span) if i not in left_out]
     heads = _merge_subheadings(heads)
     lead = _leading_text([line for i, line in enumerate(lines[:first_heading])
-                          if i not in column_names], any_heading=bool(heads))
+                          if i not in column_names], any_heading=bool(heads),
+                         wrapped=doc.format == "pdf")
     entries = [lead] if lead else []
     first = len(entries)
     entries += [_to_entry(first + n, head, dayfirst) for n, head in enumerate(heads, 1)]
@@ -174,9 +175,9 @@ def _dated_items(lines: list[Line], heads: list[_Heading], dayfirst: bool) -> li
 
 def _table_header(lines: list[Line], items: list[_Heading]) -> set[int]:
     """The column names of a log kept as a table: a Markdown rule line (`|---|---|`) right
-    above a dated row, and the header row above it; or, in a Word or HTML table (no rule
-    line), a row of short names right above the first dated row ("Date | Event"). They are
-    no entry's text (a title over them has none)."""
+    above a dated row, and the header row above it; or, in a table read without one (a
+    PDF's aligned columns), a row of short names right above the first dated row ("Date |
+    Event"). They are no entry's text (a title over them has none)."""
     header = set()
     for item in items:
         rule = item.index - 1
@@ -197,7 +198,7 @@ def _column_names(text: str) -> bool:
 
 def _item_text(line: Line) -> str | None:
     """A list item's, table row's or `Date:` line's text without its bullet, bars or label;
-    None for another line (Word and HTML tables reach here as `cell | cell`)."""
+    None for another line."""
     text = line.text.strip()
     if line.code or len(text) > _MAX_HEADING_CHARS:
         return None
@@ -363,13 +364,15 @@ def _names_later_heading(lines: list[Line], i: int, last_at: dict[str, int], key
 
 def _merge_subheadings(heads: list[_Heading]) -> list[_Heading]:
     """Fold undated sub-headings into the dated entry above; drop empty undated ones. A
-    bold line below a dated heading that names a date only inside it ("**comment (ana.k,
-    2025-01-16):**", "**Carried over (Mar 4 – Mar 11):**") is a label in that entry too."""
+    bold label below a dated heading, a date only inside it ("**comment (ana.k,
+    2025-01-16):**", "**Carried over (Mar 4 – Mar 11):**"), is that entry's too (not a bold
+    title of its own: "Standup, 2024-03-05")."""
     merged: list[_Heading] = []
     dated_level: int | None = None
     for head in heads:
         below = dated_level is not None and head.level > dated_level and merged
-        if below and (head.when is None or (head.bold and not head.date_led)):
+        label = head.bold and not head.date_led and head.text.rstrip().endswith(":")
+        if below and (head.when is None or label):
             merged[-1].body += [Line(head.text, size=head.size, bold=head.bold), *head.body]
             continue
         dated_level = head.level if head.when is not None else None
@@ -377,13 +380,15 @@ def _merge_subheadings(heads: list[_Heading]) -> list[_Heading]:
     return [h for h in merged if h.when is not None or any(x.text.strip() for x in h.body)]
 
 
-def _leading_text(lines: list[Line], any_heading: bool) -> Entry | None:
+def _leading_text(lines: list[Line], any_heading: bool, wrapped: bool) -> Entry | None:
     """Text before the first heading (or a document with none) is an undated entry; before
-    headings, one paragraph alone is a preamble (however many lines a PDF wraps it to)."""
+    headings, one line alone is a preamble, and in a PDF (`wrapped`: its renderer broke the
+    lines) one paragraph, however many lines it wraps to."""
     body = [line for line in lines if line.text.strip()]
-    paragraphs = sum(1 for i, line in enumerate(lines)
-                     if line.text.strip() and (i == 0 or not lines[i - 1].text.strip()))
-    if not body or (any_heading and paragraphs < 2):
+    blocks = len(body) if not wrapped else sum(
+        1 for i, line in enumerate(lines)
+        if line.text.strip() and (i == 0 or not lines[i - 1].text.strip()))
+    if not body or (any_heading and blocks < 2):
         return None
     return Entry(seq=1, heading=body[0].text.strip(),
                  text=_body_text(body[1:]), page_start=body[0].page, page_end=body[-1].page)
