@@ -77,3 +77,41 @@ def test_a_frame_around_a_note_is_no_table(tmp_path, frame):
     pdf.output(str(tmp_path / "note.pdf"))
     [entry] = segment(read(tmp_path / "note.pdf"))
     assert entry.text == "Node 7 was drained.\nThe job resumed from step 900."
+
+
+def _hand_ruled(path: Path, body_rules: bool, underline: bool) -> Path:
+    """A table drawn with lines, as LaTeX or a word processor draws one: columns at 20, 60,
+    100 and 140 mm; a rule over and under the header and under the last row, and, with
+    `body_rules`, between the rows; with `underline`, a word of a cell underlined."""
+    pdf = FPDF(format="letter")
+    pdf.add_page()
+    pdf.set_font("Helvetica", "B", 16)
+    pdf.cell(0, 10, "2024-09-04 node report", new_x="LMARGIN", new_y="NEXT")
+    pdf.set_font("Helvetica", size=11)
+    rows = [("node", "Xid", "restarts"), ("gn01", "79", "2"), ("gn02", "0", "0"),
+            ("gn03", "48", "1")]
+    top = pdf.get_y() + 4
+    for n, row in enumerate(rows):
+        y = top + 8 * n
+        for x, text in zip((22, 62, 102), row, strict=True):
+            pdf.text(x, y + 5.5, text)
+        if underline and n == 1:
+            pdf.line(22, y + 6.5, 32, y + 6.5)  # under "gn01"
+        if n < 2 or body_rules:
+            pdf.line(20, y, 140, y)
+    pdf.line(20, top + 8 * len(rows), 140, top + 8 * len(rows))
+    for x in (20, 60, 100, 140):
+        pdf.line(x, top, x, top + 8 * len(rows))
+    pdf.output(str(path))
+    return path
+
+
+@pytest.mark.parametrize("backend", PDF_BACKENDS)
+@pytest.mark.parametrize("body_rules, underline", [(True, False), (False, False), (True, True)])
+def test_a_hand_ruled_table_reads_a_row_a_line(tmp_path, backend, body_rules, underline):
+    """Ruled between its rows or only around its header, with a word underlined or not,
+    each row is one line under the header."""
+    [entry] = segment(read(_hand_ruled(tmp_path / "t.pdf", body_rules, underline), backend))
+    assert entry.text.split("\n") == [
+        "| node | Xid | restarts |", "|---|---|---|", "| gn01 | 79 | 2 |", "| gn02 | 0 | 0 |",
+        "| gn03 | 48 | 1 |"]
