@@ -16,6 +16,15 @@ class Note:
     code: list[str] = field(default_factory=list)
 
 
+def write_entry(pdf: FPDF, heading: str, lines: list[str], pitch: float = 6.0) -> None:
+    """A dated heading in 16 pt bold, then `lines` of 11 pt body text, `pitch` mm apart."""
+    pdf.set_font("Helvetica", "B", 16)
+    pdf.cell(0, pitch + 4, heading, new_x="LMARGIN", new_y="NEXT")
+    pdf.set_font("Helvetica", size=11)
+    for line in lines:
+        pdf.cell(0, pitch, line, new_x="LMARGIN", new_y="NEXT")
+
+
 class LogbookPDF(FPDF):
     """A Google-Docs-like print: browser header and footer on every page."""
 

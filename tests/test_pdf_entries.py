@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from fpdf import FPDF
+from pdfbuild import write_entry
 
 from logbook_miner.read import PDF_BACKENDS, read
 from logbook_miner.segment.entries import segment
@@ -39,11 +40,7 @@ def _wiki(path: Path, with_preamble: bool) -> Path:
         pdf.multi_cell(0, 6, PREAMBLE, new_x="LMARGIN", new_y="NEXT")
         pdf.ln(4)
     for heading, comments in ENTRIES:
-        pdf.set_font("Helvetica", "B", 16)
-        pdf.cell(0, 10, heading, new_x="LMARGIN", new_y="NEXT")
-        pdf.set_font("Helvetica", size=11)
-        for line in BODY:
-            pdf.cell(0, 6, line, new_x="LMARGIN", new_y="NEXT")
+        write_entry(pdf, heading, BODY)
         pdf.ln(6)
         for label, said in comments:
             pdf.set_font("Helvetica", "B", 11)

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 from fpdf import FPDF
+from pdfbuild import write_entry
 
 from logbook_miner.read import PDF_BACKENDS, read_pdf
 from logbook_miner.segment.entries import segment
@@ -26,11 +27,7 @@ def lines_pdf(path: Path, heading: str, body: list[str], code: list[str]) -> Pat
     pdf.alias_nb_pages()
     pdf.set_auto_page_break(auto=True, margin=20)
     pdf.add_page()
-    pdf.set_font("Helvetica", "B", 16)
-    pdf.cell(0, 9, heading, new_x="LMARGIN", new_y="NEXT")
-    pdf.set_font("Helvetica", size=11)
-    for line in body:
-        pdf.cell(0, 5.5, line, new_x="LMARGIN", new_y="NEXT")
+    write_entry(pdf, heading, body, pitch=5.5)
     pdf.ln(4)
     pdf.set_font("Courier", size=9)
     for line in code:
@@ -111,8 +108,9 @@ def table_pdf(path: Path) -> Path:
 def test_a_tables_rows_come_out_as_markdown_rows_and_prose_stays_prose(tmp_path, backend):
     [entry] = segment(read_pdf(table_pdf(tmp_path / "kpi.pdf"), backend=backend))
     lines = entry.text.splitlines()
-    assert lines[-len(KPI_ROWS):] == ["| " + " | ".join(row) + " |" for row in KPI_ROWS]
-    assert " ".join(lines[:-len(KPI_ROWS)]).split() == JUSTIFIED.split()  # no cells in prose
+    rows = ["| " + " | ".join(row) + " |" for row in KPI_ROWS]  # under the header, its rule line
+    assert lines[-len(KPI_ROWS) - 1:] == [rows[0], "|---|---|---|", *rows[1:]]
+    assert " ".join(lines[:-len(KPI_ROWS) - 1]).split() == JUSTIFIED.split()  # no cells in prose
 
 
 def list_pdf(path: Path, items: list[str], code_first: bool = False) -> Path:
