@@ -27,6 +27,7 @@ from pdfplumber.utils.exceptions import MalformedPDFException, PdfminerException
 
 from ..models import Document, Line
 from .errors import ReadError
+from .tables import RULE, ruled_rows
 
 if TYPE_CHECKING:
     from . import OnPage
@@ -64,10 +65,6 @@ _MARK_SIZE = (0.15, 0.6)  # font sizes: the least side and the most of a bullet 
 _CLOSING = frozenset(".!?:;)]}\"'”’|*`")  # a line ending in one may end its paragraph
 _ROW_STEP = 1.5  # a step this many times a table's first between rows ends the table
 _PITCH_TOLERANCE = 0.15  # points: line steps this close are one step measured twice
-_RULE = 3.0  # points: a drawn box this thin, and twice as long, is a rule (a table's border)
-_LEAST_CELL = 8.0  # points: a drawn box smaller than this on a side is no cell (a bullet)
-_MOST_CELLS = 2000  # cell-sized boxes a page may draw; more is a chart, not a table
-_SPANNED = 0.9  # of a row's width: a rule that covers this much bounds the row
 # pdfplumber keeps a dict of ~2 KB per character, so a page's characters are counted as
 # pdfminer places them and a page with more is refused: a 3 KB PDF can hold a line of a
 # million (2.3 GB, 40 s). The densest page of the shared logbooks has 4,400.
@@ -325,40 +322,14 @@ def with_bullets(lines: list[PdfLine], shapes: list[Box]) -> list[PdfLine]:
 
 
 def with_ruled_tables(lines: list[PdfLine], shapes: list[Box]) -> list[PdfLine]:
-    """Lines with each row of a table drawn with rules (a border around every cell, as
-    Chromium, WeasyPrint and Word print one) made one line, `| cell | cell |`, each cell's
-    lines joined: a header that wraps "tok/s (6h)" over two lines centres its other cells
-    between them, so read line by line its cells mix with the next column's. A row lies
-    between two rules that span the table; where no rule parts its lines and each of them
-    fills every column, each is a row (a table ruled only around its header). A frame of
-    fewer than two cells, or a ruled box of one row (a page's border), is no table."""
-    down, along = _rules(shapes)
-    if len(down) < 3:
-        return lines
-    columns = _distinct(x for x, _, _ in down)  # one x for a border and a fill beside it
-    spanning: dict[tuple[float, ...], list[float]] = {}
-    rows: dict[tuple[float, float, tuple[float, ...]], list[int]] = {}
-    for i, line in enumerate(lines):
-        middle = (line.top + line.bottom) / 2
-        edges = tuple(sorted({columns[bisect.bisect(columns, x + _RULE) - 1]
-                              for x, top, bottom in down if top <= middle <= bottom}))
-        if line.code or len(edges) < 3 or not edges[0] <= line.x0 < edges[-1]:
-            continue
-        if edges not in spanning:
-            spanning[edges] = _spanning(along, edges[0], edges[-1])
-        ceiling = max((y for y in spanning[edges] if y < middle), default=None)
-        floor = min((y for y in spanning[edges] if y > middle), default=None)
-        if ceiling is not None and floor is not None:
-            rows.setdefault((ceiling, floor, edges), []).append(i)
-    found = [(ruled, group) for ruled, members in rows.items()
-             for group in _row_lines([lines[i] for i in members], members, ruled[2])]
-    tables = Counter(ruled[2] for ruled, _ in found)
+    """Lines with each row of a table drawn with rules (`tables.ruled_rows`) made one line,
+    `| cell | cell |`, each cell's lines joined: a header that wraps "tok/s (6h)" over two
+    lines centres its other cells between them, so read line by line its cells mix with the
+    next column's."""
     joined: dict[int, PdfLine | None] = {}
-    for (ceiling, floor, edges), members in found:
-        if tables[edges] < 2:
-            continue
+    for (ceiling, floor, edges), members in ruled_rows(lines, shapes):
         row = [lines[i] for i in members]
-        if max(line.x1 for line in row) > edges[-1] + _RULE:  # a table wider than the page
+        if max(line.x1 for line in row) > edges[-1] + RULE:  # a table wider than the page
             edges = (*edges, max(line.x1 for line in row))  # keeps what shows of its cut cells
         texts = [_cell_text(row, left, right) for left, right in itertools.pairwise(edges)]
         joined[members[0]] = dataclasses.replace(
@@ -373,31 +344,6 @@ def with_ruled_tables(lines: list[PdfLine], shapes: list[Box]) -> list[PdfLine]:
     return [line for line in kept if line is not None]
 
 
-def _spanning(along: list[tuple[float, float, float]], left: float, right: float) -> list[float]:
-    """The heights of the horizontal rules that run (nearly) from `left` to `right`: a row's
-    top and bottom, drawn whole or cell by cell (not an underline, nor a header's rule that
-    spans part of it)."""
-    covered: dict[int, float] = {}
-    for y, x0, x1 in along:
-        overlap = min(x1, right) - max(x0, left)
-        if overlap > 0:
-            covered[round(y)] = covered.get(round(y), 0.0) + overlap
-    return sorted(float(y) for y, length in covered.items()
-                  if length >= _SPANNED * (right - left))
-
-
-def _row_lines(row: list[PdfLine], members: list[int],
-               edges: tuple[float, ...]) -> list[list[int]]:
-    """The rows between one pair of rules: one, or one a line where two or more lines each
-    fill every column the rows use (rules drawn only around a table's header)."""
-    def columns(line: PdfLine) -> set[int]:
-        return {bisect.bisect(edges, (x0 + x1) / 2) for x0, x1, _ in line.words}
-    used = set().union(*map(columns, row))
-    if sum(columns(line) >= used for line in row) >= 2:
-        return [[i] for i in members]
-    return [members]
-
-
 def _cell_text(row: list[PdfLine], left: float, right: float) -> str:
     """A cell's words, line by line, a token the renderer broke at a line's end ("ok/" over
     "fail") joined again."""
@@ -407,57 +353,6 @@ def _cell_text(row: list[PdfLine], left: float, right: float) -> str:
         joint = "" if not text or (top != last_top and _broken_token(text, word)) else " "
         text, last_top = text + joint + word, top
     return _unbulleted(text)
-
-
-def _rules(shapes: list[Box]) -> tuple[list[tuple[float, float, float]],
-                                        list[tuple[float, float, float]]]:
-    """The page's vertical rules (x, top, bottom) and horizontal ones (y, x0, x1): thin boxes
-    (a border drawn as a filled strip, or a line), and the four sides of a box a cell's size
-    that another such box adjoins (a border drawn as a rectangle around each cell; not a
-    quotation's or a code block's background, nor the bar over its left side)."""
-    down, along = [], []
-    boxes = []
-    for x0, top, x1, bottom in shapes:
-        width, height = x1 - x0, bottom - top
-        if width <= _RULE and height >= 2 * max(width, 1.0):
-            down.append(((x0 + x1) / 2, top, bottom))
-        elif height <= _RULE and width >= 2 * max(height, 1.0):
-            along.append(((top + bottom) / 2, x0, x1))
-        elif min(width, height) >= _LEAST_CELL:
-            boxes.append((x0, top, x1, bottom))
-    for x0, top, x1, bottom in _adjoined(boxes) if len(boxes) <= _MOST_CELLS else ():
-        down += [(x0, top, bottom), (x1, top, bottom)]
-        along += [(top, x0, x1), (bottom, x0, x1)]
-    return down, along
-
-
-def _adjoined(boxes: list[Box]) -> list[Box]:
-    """The boxes another box adjoins, side to side or top to bottom (looked up by where a
-    box starts: a chart may draw thousands)."""
-    starts: dict[tuple[int, int], list[Box]] = {}
-    for box in boxes:
-        starts.setdefault((0, round(box[0])), []).append(box)
-        starts.setdefault((1, round(box[1])), []).append(box)
-    found = set()
-    for box in boxes:
-        x0, top, x1, bottom = box
-        for axis, end in ((0, x1), (1, bottom)):
-            for key in range(round(end) - round(_RULE), round(end) + round(_RULE) + 1):
-                for other in starts.get((axis, key), ()):
-                    across = (other[1] < bottom and other[3] > top) if axis == 0 else (
-                        other[0] < x1 and other[2] > x0)
-                    if other is not box and abs(other[axis] - end) <= _RULE and across:
-                        found.update((box, other))
-    return [box for box in boxes if box in found]
-
-
-def _distinct(xs) -> tuple[float, ...]:
-    """The sorted x positions, one of each run closer than a rule's width."""
-    found: list[float] = []
-    for x in sorted(xs):
-        if not found or x - found[-1] > _RULE:
-            found.append(x)
-    return tuple(round(x, 1) for x in found)
 
 
 def has_text(pages: list[list[PdfLine] | None]) -> bool:
@@ -540,7 +435,7 @@ def _tables(placed: list[PdfLine]) -> dict[int, int]:
             below = (above is not None and above.ruled is not None
                      and [c[0] for c in above.cells] == [c[0] for c in line.cells]
                      and (above.ruled == line.ruled
-                          or abs(above.ruled[1] - line.ruled[0]) <= _RULE))
+                          or abs(above.ruled[1] - line.ruled[0]) <= RULE))
             rows[i] = rows[i - 1] if below else i
     for run in _runs(placed):
         found = [k for n, k in enumerate(run) if (n and aligned(run[n - 1], k))
