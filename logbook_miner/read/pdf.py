@@ -235,8 +235,14 @@ def _page_lines(page) -> list[PdfLine]:
         ))
     images, shapes = ([(o["x0"], o["top"], o["x1"], o["bottom"]) for o in objects]
                       for objects in (page.images, page.curves + page.rects + page.lines))
-    return with_figures(with_ruled_tables(with_bullets(lines, shapes), shapes), images,
-                        page.page_number)
+    return with_drawn(lines, images, shapes, page.page_number)
+
+
+def with_drawn(lines: list[PdfLine], images: list[Box], shapes: list[Box],
+               page: int) -> list[PdfLine]:
+    """A page's lines read with what it draws (both backends): bullets drawn as shapes, tables
+    by their rules, figures where its images sit."""
+    return with_figures(with_ruled_tables(with_bullets(lines, shapes), shapes), images, page)
 
 
 def _words_of(chars: list[dict], size: float) -> list[Word]:
@@ -329,8 +335,9 @@ def with_ruled_tables(lines: list[PdfLine], shapes: list[Box]) -> list[PdfLine]:
     joined: dict[int, PdfLine | None] = {}
     for (ceiling, floor, edges), members in ruled_rows(lines, shapes):
         row = [lines[i] for i in members]
-        if max(line.x1 for line in row) > edges[-1] + RULE:  # a table wider than the page
-            edges = (*edges, max(line.x1 for line in row))  # keeps what shows of its cut cells
+        right = max(line.x1 for line in row)
+        if right > edges[-1] + RULE:  # a table wider than the page
+            edges = (*edges, right)  # keeps what shows of its cut cells
         texts = [_cell_text(row, left, right) for left, right in itertools.pairwise(edges)]
         joined[members[0]] = dataclasses.replace(
             row[0], text="| " + " | ".join(t.replace("|", "\\|") for t in texts) + " |",

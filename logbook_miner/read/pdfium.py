@@ -161,10 +161,7 @@ class _PageReader:
                 return None
             words = [w for m in _WORD.finditer(self._text()) if (w := self._word(m))]
             lines = [line for group in _cluster(words) if (line := self._line(group))]
-            images, paths = self._drawn()
-            return plumber.with_figures(
-                plumber.with_ruled_tables(plumber.with_bullets(lines, paths), paths), images,
-                self.number)
+            return plumber.with_drawn(lines, *self._drawn(), self.number)
         finally:
             self.textpage.close()
             self.page.close()
@@ -276,8 +273,8 @@ class _PageReader:
 
     def _line(self, words: list[_Word]) -> PdfLine | None:
         """The pdfplumber line of a word cluster (see pdf._page_lines)."""
-        text = _combine_surrogates(" ".join(w.text for w in words))
-        text = marked_item(text)
+        texts = [_combine_surrogates(w.text) for w in words]  # (a pair never spans a space)
+        text = marked_item(" ".join(texts))
         if not text:
             return None
         sizes = sum((w.sizes for w in words), Counter())
@@ -289,11 +286,11 @@ class _PageReader:
             bottom=max(w.top for w in words) + size, x0=first.x0, size=size,
             bold=all(w.bold for w in words), code=code,
             char_width=self._char_width(first, first.code) or size * 0.6,
-            spans=tuple((w.x0, _combine_surrogates(w.text)) for w in words) if code else (),
+            spans=tuple((w.x0, t) for w, t in zip(words, texts, strict=True)) if code else (),
             cells=() if code else plumber.cells(
-                [(w.x0, w.x1, _combine_surrogates(w.text), w.code) for w in words], size),
+                [(w.x0, w.x1, t, w.code) for w, t in zip(words, texts, strict=True)], size),
             x1=max(w.x1 for w in words),
-            words=tuple((w.x0, w.x1, _combine_surrogates(w.text)) for w in words),
+            words=tuple((w.x0, w.x1, t) for w, t in zip(words, texts, strict=True)),
         )
 
     def _char_width(self, word: _Word, mono: bool) -> float:
