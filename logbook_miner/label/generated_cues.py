@@ -277,6 +277,9 @@ _AUXILIARY = {"LOWER": {"IN": ["has", "had", "have", "'s", "'d"]}, "OP": "?"}  #
 _AFTER_A_STATE = {"LOWER": {"IN": [".", ",", ";", ":", "!", "?", "(", "-", "—", "\n", "again",
                                    "since", "now", "today", "overnight", "all", "and", "at",
                                    "on", "for", "after", "this", "until"]}}
+_IS = {"LOWER": {"IN": ["is", "was", "are", "were", "'s", "’s"]}}
+_THE = {"LOWER": {"IN": ["the", "our"]}}
+_CULPRIT = {"LOWER": {"IN": ["culprit", "culprits", "offender", "offenders"]}}
 _COMPONENT_PHRASES = {
     # "one of the GPUs on node 12 stopped responding", "the Lustre mount went read-only"
     "stopped": lambda part, sh, states: [*part, sh["which"], sh["stopped"], sh["responding"]],
@@ -297,6 +300,12 @@ _COMPONENT_PHRASES = {
     "problem_with": lambda part, sh, states: [sh["problem"], sh["problem_with"], sh["which"],
                                                *part],  # "trouble with the object store"
     "lost": lambda part, sh, states: [sh["lost"], sh["count"], *part],  # "lost two disks"
+    # the part found to be what went wrong: "GPU 5 on gpu-a03 is the culprit", "the culprit
+    # was the Lustre MDS" (not a suspect: "is probably the culprit", "is not the culprit")
+    "culprit": lambda part, sh, states: [*part, sh["which"], _IS, _THE, _CULPRIT],
+    "the_culprit": lambda part, sh, states: [
+        _THE, _CULPRIT, {"LOWER": {"IN": [":", "=", "is", "was"]}},
+        {"LOWER": {"IN": ["the", "a", "one", "our"]}, "OP": "?"}, *part],
 }
 # what a part is held against: its peers ("the others", "its siblings", "the median") or its
 # line rate; not another model ("slower than the other partition's H100s"), nor what was
