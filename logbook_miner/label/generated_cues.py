@@ -207,12 +207,14 @@ def edit_group(code: str, settings: list[str], shared: dict) -> list[dict]:
              {"LOWER": "now"}, {"LOWER": {"IN": ["at", "set", "to", "="]}, "OP": "{0,2}"}, value],
         ]
     # "fixed `FFN_HIDDEN_SIZE`", "lowered --lr", "bumped SEQ_LEN to 4096"; not a verb's
-    # participle as an adjective ("shuffle with a fixed seed", "the lowered LR")
+    # participle as an adjective ("shuffle with a fixed seed", "the lowered LR", "(fixed seed,
+    # no dropout)": taxonomy.yaml's mark `not_code`)
     verb_first = [[shared["change_verb"], {"LOWER": {"IN": ["the", "our"]}, "OP": "?"}, _TICK,
                    *setting] for setting in groups]
     return [{"confidence": 0.8, "name": f"{code}#edited", "tokens": tokens},
             {"confidence": 0.8, "name": f"{code}#edited", "tokens": verb_first,
-             "not_after": ["a", "an", "the", "with", "per", "our", "its", "their", "same"]}]
+             "not_after": ["a", "an", "the", "with", "per", "our", "its", "their", "same"],
+             "inside": ["not_code"]}]
 
 
 def _setting_names(settings: list[str]) -> tuple[str, list[list[dict]]]:
