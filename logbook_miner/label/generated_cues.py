@@ -302,13 +302,17 @@ _COMPONENT_PHRASES = {
     "problem_with": lambda part, sh, states: [sh["problem"], sh["problem_with"], sh["which"],
                                                *part],  # "trouble with the object store"
     "lost": lambda part, sh, states: [sh["lost"], sh["count"], *part],  # "lost two disks"
-    # the part found to be what went wrong: "GPU 5 on gpu-a03 is the culprit", "the culprit
-    # was the Lustre MDS" (not a suspect: "is probably the culprit", "is not the culprit")
-    "culprit": lambda part, sh, states: [*part, sh["which"], _IS, _THE, _CULPRIT],
-    "the_culprit": lambda part, sh, states: [
-        _THE, _CULPRIT, {"LOWER": {"IN": [":", "=", "is", "was"]}},
-        {"LOWER": {"IN": ["the", "a", "one", "our"]}, "OP": "?"}, *part],
 }
+# the part found to be what went wrong: "GPU 5 on gpu-a03 is the culprit", "the culprit was the
+# Lustre MDS" (not a suspect: "is probably the culprit"; nor the part's software: "the culprit
+# was the GPU driver", the group's `not_before`)
+_CULPRIT_PHRASES = [
+    lambda part, sh: [*part, sh["which"], _IS, _THE, _CULPRIT],
+    lambda part, sh: [_THE, _CULPRIT, {"LOWER": {"IN": [":", "=", "is", "was"]}},
+                      {"LOWER": {"IN": ["the", "a", "one", "our"]}, "OP": "?"}, *part],
+]
+_NOT_THE_PART = ["driver", "drivers", "firmware", "bios", "setting", "settings", "config",
+                 "configuration", "software", "library", "code", "kernel", "image"]
 # what a part is held against: its peers ("the others", "its siblings", "the median") or its
 # line rate; not another model ("slower than the other partition's H100s"), nor what was
 # expected of all of them ("slower than expected with bf16")
@@ -347,9 +351,12 @@ def component_groups(rows: list[dict], shared: dict) -> dict[str, list[dict]]:
                   for part in row["parts"] for name in phrases]
         tokens += [phrase(part, shared) for part in row.get("compared", [])
                    for phrase in _COMPARED_PHRASES]
-        groups.setdefault(row["code"], []).append(
+        groups.setdefault(row["code"], []).extend([
             {"confidence": 0.85, "name": f"{row['code']}#component", "tokens": tokens,
-             "inside": row.get("inside", [])})
+             "inside": row.get("inside", [])},
+            {"confidence": 0.85, "name": f"{row['code']}#culprit", "not_before": _NOT_THE_PART,
+             "tokens": [phrase(part, shared) for part in row["parts"]
+                        for phrase in _CULPRIT_PHRASES]}])
     return groups
 
 
