@@ -341,7 +341,8 @@ def component_groups(rows: list[dict], shared: dict) -> dict[str, list[dict]]:
     phrases of failure (`_COMPONENT_PHRASES`) for every part, less a row's `except`; a
     row's `states` are what its part becomes when it fails ("full", "read-only"), besides
     `broken` unless the row says `states_only`; its `inside` is the pattern groups' (a
-    failure that a wider cue explains)."""
+    failure that a wider cue explains). The part named as the culprit (`_CULPRIT_PHRASES`)
+    is a group of its own: not when the words after it name the part's software."""
     groups: dict[str, list[dict]] = {}
     for row in rows:
         broken = [] if row.get("states_only") else shared["broken"]["LOWER"]["IN"]
