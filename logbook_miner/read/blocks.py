@@ -85,6 +85,16 @@ def code_lines(text: str) -> list[Line]:
     return [Line(row, code=True) for row in rows]
 
 
+def markdown_row(cells: Iterable[str]) -> str:
+    """A table's row as Markdown writes it, `| cell | cell |`, a bar inside a cell escaped."""
+    return "| " + " | ".join(cell.replace("|", "\\|") for cell in cells) + " |"
+
+
+def markdown_rule(columns: int) -> str:
+    """The rule line Markdown writes under a table's header row: `|---|---|`."""
+    return "|" + "---|" * columns
+
+
 def table_lines(rows: Iterable[Sequence[str]]) -> list[Line]:
     """A table as Markdown writes it: a row a line, `| cell | cell |`, and the rule line under
     its first row, its header (what the counters read columns by); empty rows dropped. A
@@ -95,9 +105,9 @@ def table_lines(rows: Iterable[Sequence[str]]) -> list[Line]:
     lines = []
     for row in rows:
         if any(row):
-            lines.append(Line("| " + " | ".join(cell.replace("|", "\\|") for cell in row) + " |"))
+            lines.append(Line(markdown_row(row)))
             if len(lines) == 1:
-                lines.append(Line("|" + "---|" * len(row)))
+                lines.append(Line(markdown_rule(len(row))))
     return lines
 
 

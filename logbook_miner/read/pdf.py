@@ -26,6 +26,7 @@ from pdfplumber.page import PDFPageAggregatorWithMarkedContent
 from pdfplumber.utils.exceptions import MalformedPDFException, PdfminerException
 
 from ..models import Document, Line
+from .blocks import markdown_row, markdown_rule
 from .errors import ReadError
 from .tables import RULE, ruled_rows
 
@@ -340,7 +341,7 @@ def with_ruled_tables(lines: list[PdfLine], shapes: list[Box]) -> list[PdfLine]:
             edges = (*edges, right)  # keeps what shows of its cut cells
         texts = [_cell_text(row, left, right) for left, right in itertools.pairwise(edges)]
         joined[members[0]] = dataclasses.replace(
-            row[0], text="| " + " | ".join(t.replace("|", "\\|") for t in texts) + " |",
+            row[0], text=markdown_row(texts),
             top=min(line.top for line in row), bottom=max(line.bottom for line in row),
             x0=edges[0], x1=edges[-1], bold=all(line.bold for line in row),
             ruled=(ceiling, floor), cells=tuple(
@@ -454,8 +455,7 @@ def _tables(placed: list[PdfLine]) -> dict[int, int]:
                 table.insert(0, above)
             for k in table:
                 rows[k] = table[0]
-                placed[k].text = "| " + " | ".join(
-                    text.replace("|", "\\|") for _, _, text in placed[k].cells) + " |"
+                placed[k].text = markdown_row(text for _, _, text in placed[k].cells)
     return rows
 
 
@@ -502,7 +502,7 @@ def _to_lines(placed: list[PdfLine], margin: float, pitch: dict[float, float],
         out.append(Line(text, page=line.page, size=line.size, bold=line.bold, code=line.code,
                         indent=round(max(0.0, line.x0 - margin), 1)))
         if line.ruled and rows.get(i) == i:  # its first row is its header, as in Markdown
-            out.append(Line("|" + "---|" * len(line.cells), page=line.page, size=line.size,
+            out.append(Line(markdown_rule(len(line.cells)), page=line.page, size=line.size,
                             indent=out[-1].indent))
         previous = line
     return out
