@@ -6,6 +6,7 @@ so these classes are the whole contract between modules.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime
@@ -31,6 +32,19 @@ class Line:
     code: bool = False
     level: int | None = None  # heading level (1-6; Markdown, Org, Word, HTML); None: body
     indent: float = 0.0  # points (PDF) or spaces (text) right of the body's left edge
+
+
+HEADING_STEP = 1.0  # points: a font this much larger than the body text's is a heading's
+
+
+def body_size(sized: Iterable[tuple[float, int]]) -> float | None:
+    """Of (font size, characters) pairs, the size most characters are set in: the body text's.
+    The PDF reader steps heading lines by it and the segmenter ranks headings by it, so both
+    read one document's sizes alike."""
+    characters: Counter[float] = Counter()
+    for size, count in sized:
+        characters[size] += count
+    return characters.most_common(1)[0][0] if characters else None
 
 
 @dataclass(slots=True)

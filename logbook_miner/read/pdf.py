@@ -25,7 +25,7 @@ from pdfminer.psexceptions import PSEOF
 from pdfplumber.page import PDFPageAggregatorWithMarkedContent
 from pdfplumber.utils.exceptions import MalformedPDFException, PdfminerException
 
-from ..models import Document, Line
+from ..models import HEADING_STEP, Document, Line, body_size
 from .blocks import markdown_row, markdown_rule
 from .errors import ReadError
 from .tables import RULE, ruled_rows
@@ -161,12 +161,9 @@ def assemble(path: Path, pages: list[list[PdfLine]], title: str | None = None) -
             line.size = body[0][0] if body else 10.0
             line.char_width = 0.6 * line.size
     margin, pitch = _left_margin(every), _line_pitch(pages)
-    prose = Counter()  # characters per size outside code: the text's own size is the most used
-    for line in every:
-        if not line.code:
-            prose[line.size] += len(line.text)
-    text_size = prose.most_common(1)[0][0] if prose else 0.0
-    headings = {size for size in pitch if prose and size >= text_size + 1}  # as segment ranks
+    text_size = body_size((line.size, len(line.text)) for line in every if not line.code)
+    headings = {size for size in pitch
+                if text_size is not None and size >= text_size + HEADING_STEP}
     for size in headings:
         # headings: their lines are steps apart only when one wrapped; the usual step
         # between two of them is the space around separate headings, not a line's height

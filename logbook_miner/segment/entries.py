@@ -31,7 +31,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from datetime import UTC, date
 
-from ..models import Document, Entry, Line
+from ..models import HEADING_STEP, Document, Entry, Line, body_size
 from . import dates
 from .chronology import chronology_anomalies
 
@@ -217,14 +217,12 @@ def _prefer_styled(heads: list[_Heading]) -> list[_Heading]:
 
 def _style_levels(lines: list[Line]) -> dict:
     """PDF font sizes larger than the body's, ranked: the largest is level 1; bold is below them."""
-    weights = Counter()
-    for line in lines:
-        if line.size and not line.code and line.level is None:
-            weights[line.size] += len(line.text)
-    if not weights:  # no sizes (DOCX, HTML): a bold line standing alone sits below h1-h6
+    sized = [(line.size, len(line.text)) for line in lines
+             if line.size and not line.code and line.level is None]
+    body = body_size(sized)
+    if body is None:  # no sizes (DOCX, HTML): a bold line standing alone sits below h1-h6
         return {"bold": _STRUCTURE_BOLD_LEVEL}
-    body = weights.most_common(1)[0][0]
-    larger = sorted({s for s in weights if s >= body + 1}, reverse=True)
+    larger = sorted({size for size, _ in sized if size >= body + HEADING_STEP}, reverse=True)
     levels: dict = {}
     for rank, size in enumerate(larger, 1):
         levels[(size, True)] = levels[(size, False)] = rank
