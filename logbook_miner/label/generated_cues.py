@@ -144,8 +144,9 @@ def edit_group(code: str, settings: list[str], shared: dict) -> list[dict]:
             # scale has fallen from 65,536 to 256")
             [*setting, {"LOWER": {"NOT_IN": _NOT_BETWEEN}, "OP": "{1,4}"},
              {"LOWER": "from"}, value, shared["to"], value],
-            # switched on or off: "Gradient clipping was turned off for the cooldown phase"
-            [*setting, _TICK, shared["was"], {"LOWER": {"IN": ["turned", "switched"]}},
+            # switched on or off: "Gradient clipping was turned off for the cooldown phase",
+            # "Dropout turned off."
+            [*setting, _TICK, shared["was_or_not"], {"LOWER": {"IN": ["turned", "switched"]}},
              {"LOWER": {"IN": ["on", "off", "back"]}}],
             # a setting's word values, an arrow between them: "pos emb: learned -> rotary",
             # "lr_scheduler: cosine → polynomial" (an arrow, not "to": "from A to B" is prose)
@@ -198,6 +199,10 @@ def edit_group(code: str, settings: list[str], shared: dict) -> list[dict]:
              {"LOWER": {"IN": ["step", "iteration"]}, "OP": "?"}, shared["value_or_not"],
              shared["to"], value],
             [*setting, {"ORTH": "×"}, value],
+            # the value used from now on: "Using 4 grad accumulation steps from now on"
+            [{"LOWER": {"IN": ["using", "use", "with", "at", "running"]}}, value, *setting,
+             {**_NAMED_AS, "OP": "?"}, {"LOWER": "from"},
+             {"LOWER": {"IN": ["now", "here", "today", "then"]}}],
             # the new value beside the old: "The global batch is 1792 (7 × 256) instead of 2048"
             [*setting, _TICK, {"LOWER": {"IN": ["is", "are", "was", "were", "=", ":"]}, "OP": "?"},
              value, {"LOWER": {"NOT_IN": [".", ";", "\n"]}, "OP": "{0,6}"},
