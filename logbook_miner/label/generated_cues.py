@@ -76,6 +76,14 @@ _MOVED = ["down", "up", "back", "increase", "increased", "increases", "decrease"
           "decreases", "reduce", "reduced", "reduces", "raise", "raised", "raises", "change",
           "changed", "changes", "lowered", "bumped", "cut", "adjusted", "adjust"]
 _OF_WHAT = {"LOWER": {"IN": ["for", "of", "in", "on"]}}  # "the LR for the router weights"
+# a verb between the old value and "to", as translated reports write it: "Sequence length from
+# 4,096 modify to 8,192"
+_VERB_BEFORE_TO = {"LOWER": {"IN": ["modify", "modified", "change", "changed", "adjust", "adjusted",
+                                    "increase", "increased", "reduce", "reduced", "raise", "raised",
+                                    "lower", "lowered", "set"]}, "OP": "?"}
+# a change said to hold from now: "Peak LR for everything from now on is 2e-4"
+_FROM_NOW = [{"LOWER": "from"}, {"LOWER": {"IN": ["now", "here", "today"]}},
+             {"LOWER": {"IN": ["on", "onwards", "forward"]}, "OP": "?"}]
 # what a setting's name may end in: "the gradient accumulation steps were reduced"
 _NAMED_AS = {"LOWER": {"IN": ["steps", "setting", "settings", "value", "values", "factor"]}}
 
@@ -136,14 +144,24 @@ def edit_group(code: str, settings: list[str], shared: dict) -> list[dict]:
             # 24 to 32", "data ratio increase to 8%" (a present said as a past)
             [*setting, _PRESENT_OR_PAST, {"LOWER": {"IN": [*_MOVED, "now"]}, "OP": "?"},
              {"LOWER": "from"}, value, _UNIT, {"LOWER": {"IN": ["down", "up"]}, "OP": "?"},
-             shared["to"], value],
+             _VERB_BEFORE_TO, shared["to"], value],
             [*setting, _PRESENT_OR_PAST, {"LOWER": {"IN": _MOVED}}, {"LOWER": "to"}, value],
             # a few words between the setting and its values: "the max grad norm more small, from
             # 2.0 to 1.0", "the gradient norm cap from 1.0 to 0.8 on Tuesday"
             # (not a plan, nor a value that moved by itself: "will be extended from", "the loss
             # scale has fallen from 65,536 to 256")
             [*setting, {"LOWER": {"NOT_IN": _NOT_BETWEEN}, "OP": "{1,4}"},
-             {"LOWER": "from"}, value, shared["to"], value],
+             {"LOWER": "from"}, value, _VERB_BEFORE_TO, shared["to"], value],
+            # the setting said to hold from now, or settled on with its value: "Peak LR for
+            # everything from now on is 2e-4", "Weight decay 0.1 adopted"
+            [*setting, {"IS_PUNCT": False, "LOWER": {"NOT_IN": _NOT_BETWEEN}, "OP": "{0,3}"},
+             *_FROM_NOW],
+            [*setting, _TICK, {**_KEY_VALUE, "OP": "?"}, value,
+             {"LOWER": {"IN": ["adopted", "chosen", "locked"]}}],
+            # ... or put in the recipe the runs follow: "beta2 = 0.95 in the recipe"
+            [*setting, {"IS_PUNCT": False, "LOWER": {"NOT_IN": _NOT_BETWEEN}, "OP": "{0,3}"},
+             {"LOWER": {"IN": ["in", "into"]}}, {"LOWER": {"IN": ["the", "our"]}},
+             {"LOWER": {"IN": ["recipe", "baseline"]}}],
             # switched on or off: "Gradient clipping was turned off for the cooldown phase",
             # "Dropout turned off."
             [*setting, _TICK, shared["was_or_not"], {"LOWER": {"IN": ["turned", "switched"]}},
