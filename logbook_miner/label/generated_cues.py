@@ -305,15 +305,16 @@ _AFTER_A_STATE = {"LOWER": {"IN": [".", ",", ";", ":", "!", "?", "(", "-", "—"
 _IS = {"LOWER": {"IN": ["is", "was", "are", "were", "'s", "’s"]}}
 _THE = {"LOWER": {"IN": ["the", "our"]}}
 _CULPRIT = {"LOWER": {"IN": ["culprit", "culprits", "offender", "offenders"]}}
+_KEEPS = {"LOWER": {"IN": ["keeps", "kept", "keep"]}, "OP": "?"}  # "GPU 3 keeps dropping out"
 _COMPONENT_PHRASES = {
     # "one of the GPUs on node 12 stopped responding", "the Lustre mount went read-only"
     "stopped": lambda part, sh, states: [*part, sh["which"], sh["stopped"], sh["responding"]],
-    "dropped": lambda part, sh, states: [*part, sh["which"], sh["dropped"], sh["out"]],
+    "dropped": lambda part, sh, states: [*part, sh["which"], _KEEPS, sh["dropped"], sh["out"]],
     "became": lambda part, sh, states: [*part, sh["which"], _AUXILIARY, sh["became"],
                                          sh["how_much"], states],  # "the mount had gone stale"
     # a note's terse state, without a verb: "Lustre MDS overloaded again", "gn-14 GPU 3 dead"
     "terse": lambda part, sh, states: [*part, states, _AFTER_A_STATE],
-    "died": lambda part, sh, states: [*part, sh["which"], sh["died"]],
+    "died": lambda part, sh, states: [*part, sh["which"], _KEEPS, sh["died"]],
     "timed_out": lambda part, sh, states: [*part, sh["which"], sh["timed"], sh["out"]],
     "clause": lambda part, sh, states: [*part, sh["relative"], sh["clause"], sh["died"]],
     # "1 IB link that went down", "the port which was down for a day"
