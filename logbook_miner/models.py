@@ -39,8 +39,8 @@ HEADING_STEP = 1.0  # points: a font this much larger than the body text's is a 
 
 def body_size(sized: Iterable[tuple[float, int]]) -> float | None:
     """Of (font size, characters) pairs, the size most characters are set in: the body text's.
-    The PDF reader steps heading lines by it and the segmenter ranks headings by it, so both
-    read one document's sizes alike."""
+    The PDF reader (which steps heading lines) and the segmenter (which ranks headings) each
+    call it on the lines they hold, so a heading's size is found by one rule."""
     characters: Counter[float] = Counter()
     for size, count in sized:
         characters[size] += count

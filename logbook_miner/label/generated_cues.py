@@ -152,20 +152,20 @@ def edit_group(code: str, settings: list[str], shared: dict) -> list[dict]:
             # scale has fallen from 65,536 to 256")
             [*setting, {"LOWER": {"NOT_IN": _NOT_BETWEEN}, "OP": "{1,4}"},
              {"LOWER": "from"}, value, _VERB_BEFORE_TO, shared["to"], value],
-            # the setting said to hold from now, or settled on with its value: "Peak LR for
-            # everything from now on is 2e-4", "Weight decay 0.1 adopted"
+            # the setting's value said to hold from now, or settled on, or put in the recipe the
+            # runs follow: "Peak LR for everything from now on is 2e-4", "Weight decay 0.1
+            # adopted", "beta2 = 0.95 in the recipe" (not "the LR from here follows the cosine",
+            # nor "the LR in the baseline is 3e-4", a setting as launched)
             [*setting, {"IS_PUNCT": False, "LOWER": {"NOT_IN": _NOT_BETWEEN}, "OP": "{0,3}"},
-             *_FROM_NOW],
+             *_FROM_NOW, {"LOWER": {"IN": ["is", "=", ":", "at", "of"]}, "OP": "?"}, value],
             [*setting, _TICK, {**_KEY_VALUE, "OP": "?"}, value,
-             {"LOWER": {"IN": ["adopted", "chosen", "locked"]}}],
-            # ... or put in the recipe the runs follow: "beta2 = 0.95 in the recipe"
-            [*setting, {"IS_PUNCT": False, "LOWER": {"NOT_IN": _NOT_BETWEEN}, "OP": "{0,3}"},
-             {"LOWER": {"IN": ["in", "into"]}}, {"LOWER": {"IN": ["the", "our"]}},
-             {"LOWER": {"IN": ["recipe", "baseline"]}}],
+             {"LOWER": {"IN": ["adopted", "locked"]}}],
+            [*setting, _TICK, {**_KEY_VALUE, "OP": "?"}, value, {"LOWER": {"IN": ["in", "into"]}},
+             {"LOWER": {"IN": ["the", "our"]}}, {"LOWER": "recipe"}],
             # switched on or off: "Gradient clipping was turned off for the cooldown phase",
-            # "Dropout turned off."
-            [*setting, _TICK, shared["was_or_not"], {"LOWER": {"IN": ["turned", "switched"]}},
-             {"LOWER": {"IN": ["on", "off", "back"]}}],
+            # "Dropout turned off." (not a present, "dropout is turned off for SFT")
+            [*setting, _TICK, {**shared["was"], "OP": "{0,2}"},
+             {"LOWER": {"IN": ["turned", "switched"]}}, {"LOWER": {"IN": ["on", "off", "back"]}}],
             # a setting's word values, an arrow between them: "pos emb: learned -> rotary",
             # "lr_scheduler: cosine → polynomial" (an arrow, not "to": "from A to B" is prose)
             [*setting, _TICK, _KEY_VALUE, {"IS_PUNCT": False, "OP": "{1,2}"}, shared["arrow"],
@@ -219,8 +219,7 @@ def edit_group(code: str, settings: list[str], shared: dict) -> list[dict]:
             [*setting, {"ORTH": "×"}, value],
             # the value used from now on: "Using 4 grad accumulation steps from now on"
             [{"LOWER": {"IN": ["using", "use", "with", "at", "running"]}}, value, *setting,
-             {**_NAMED_AS, "OP": "?"}, {"LOWER": "from"},
-             {"LOWER": {"IN": ["now", "here", "today", "then"]}}],
+             {**_NAMED_AS, "OP": "?"}, *_FROM_NOW],
             # the new value beside the old: "The global batch is 1792 (7 × 256) instead of 2048"
             [*setting, _TICK, {"LOWER": {"IN": ["is", "are", "was", "were", "=", ":"]}, "OP": "?"},
              value, {"LOWER": {"NOT_IN": [".", ";", "\n"]}, "OP": "{0,6}"},
