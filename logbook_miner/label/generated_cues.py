@@ -76,6 +76,7 @@ _MOVED = ["down", "up", "back", "increase", "increased", "increases", "decrease"
           "decreases", "reduce", "reduced", "reduces", "raise", "raised", "raises", "change",
           "changed", "changes", "lowered", "bumped", "cut", "adjusted", "adjust"]
 _OF_WHAT = {"LOWER": {"IN": ["for", "of", "in", "on"]}}  # "the LR for the router weights"
+_THE = {"LOWER": {"IN": ["the", "our"]}}
 # a verb between the old value and "to", as translated reports write it: "Sequence length from
 # 4,096 modify to 8,192"
 _VERB_BEFORE_TO = {"LOWER": {"IN": ["modify", "modified", "change", "changed", "adjust", "adjusted",
@@ -161,7 +162,7 @@ def edit_group(code: str, settings: list[str], shared: dict) -> list[dict]:
             [*setting, _TICK, {**_KEY_VALUE, "OP": "?"}, value,
              {"LOWER": {"IN": ["adopted", "locked"]}}],
             [*setting, _TICK, {**_KEY_VALUE, "OP": "?"}, value, {"LOWER": {"IN": ["in", "into"]}},
-             {"LOWER": {"IN": ["the", "our"]}}, {"LOWER": "recipe"}],
+             _THE, {"LOWER": "recipe"}],
             # switched on or off: "Gradient clipping was turned off for the cooldown phase",
             # "Dropout turned off." (not a present, "dropout is turned off for SFT")
             [*setting, _TICK, {**shared["was"], "OP": "{0,2}"},
@@ -202,7 +203,7 @@ def edit_group(code: str, settings: list[str], shared: dict) -> list[dict]:
              shared["changed"]],
             [*setting, _NAMED_AS, _TICK, past, shared["changed"]],
             # "stepped the LR down to the value of step 60k", "brought the batch size up to 2048"
-            [{"LOWER": {"IN": ["the", "our"]}}, *setting, {"LOWER": {"IN": ["down", "up"]}},
+            [_THE, *setting, {"LOWER": {"IN": ["down", "up"]}},
              {"LOWER": {"IN": ["to", "by"]}}],
             # the new value before the setting: "went to 4k warmup", "moved to a 4096 seq len"
             [{"LOWER": {"IN": ["moved", "went", "switched", "changed", "increased", "reduced",
@@ -231,7 +232,7 @@ def edit_group(code: str, settings: list[str], shared: dict) -> list[dict]:
     # "fixed `FFN_HIDDEN_SIZE`", "lowered --lr", "bumped SEQ_LEN to 4096"; not a verb's
     # participle as an adjective ("shuffle with a fixed seed", "the lowered LR", "(fixed seed,
     # no dropout)": taxonomy.yaml's mark `not_code`)
-    verb_first = [[shared["change_verb"], {"LOWER": {"IN": ["the", "our"]}, "OP": "?"}, _TICK,
+    verb_first = [[shared["change_verb"], {**_THE, "OP": "?"}, _TICK,
                    *setting] for setting in groups]
     return [{"confidence": 0.8, "name": f"{code}#edited", "tokens": tokens},
             {"confidence": 0.8, "name": f"{code}#edited", "tokens": verb_first,
@@ -302,7 +303,6 @@ _AFTER_A_STATE = {"LOWER": {"IN": [".", ",", ";", ":", "!", "?", "(", "-", "—"
                                    "since", "now", "today", "overnight", "all", "and", "at",
                                    "on", "for", "after", "this", "until"]}}
 _IS = {"LOWER": {"IN": ["is", "was", "are", "were", "'s", "’s"]}}
-_THE = {"LOWER": {"IN": ["the", "our"]}}
 _CULPRIT = {"LOWER": {"IN": ["culprit", "culprits", "offender", "offenders"]}}
 _KEEPS = {"LOWER": {"IN": ["keeps", "kept", "keep"]}, "OP": "?"}  # "GPU 3 keeps dropping out"
 _COMPONENT_PHRASES = {
