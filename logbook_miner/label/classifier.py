@@ -27,7 +27,7 @@ import spacy
 from spacy.attrs import NORM, ORTH
 from spacy.language import Language
 from spacy.tokenizer import Tokenizer
-from spacy.tokens import Doc, Span
+from spacy.tokens import Doc, Span, Token
 
 from ..models import FAULT, Entry, Label, LabelledEntry, in_kind_order
 from ..resources import DATA, read_yaml
@@ -61,6 +61,7 @@ _ARROWS = ("->", "=>")
 # bracket opened or closed after it, a conjunction: taxonomy.yaml's `tally_end`), which its
 # evidence leaves out ("4 fabric,": "4 fabric")
 _LIST_ENDS = frozenset({",", ";", "|", "(", ")", "—", "–", "and"})
+_BULLETS = frozenset({"-", "*", "•", "+", "–"})
 # spaCy English splits words at "/" between letters ("TP/PP"); not a rate's unit ("tok/s",
 # "samples/sec", "s/it"), which a speed cue names as one word
 _SLASH_INFIX = ("[:<>=/](?=", r"(?:[:<>=]|/(?!(?:s|sec|second|step|it|iter|gpu|day|h|hr)\b))(?=")
@@ -367,7 +368,8 @@ class Classifier:
         modified = context.decisions(doc)
         for span in doc.spans[SPANS_KEY]:
             rule = self.rules[span.id_]
-            if context.cue_key(span) in modified or _dropped_by_neighbours(rule, doc, span):
+            if (context.cue_key(span) in modified or _dropped_by_neighbours(rule, doc, span)
+                    or _crosses_list_item(doc, span)):
                 continue
             first_word, last_word = span[0], span[-1]
             if first_word.is_space or last_word.is_space:  # (a cue's words rarely are)
@@ -442,6 +444,32 @@ def _dropped_by_neighbours(rule: Rule, doc: Doc, span: Span) -> bool:
     before = rule.not_after and span.start and doc[span.start - 1].lower_ in rule.not_after
     after = rule.not_before and span.end < len(doc) and doc[span.end].lower_ in rule.not_before
     return bool(before or after)
+
+
+def _crosses_list_item(doc: Doc, span: Span) -> bool:
+    """True if the cue runs from one item of a list into the next: "- bf16 gradient reduce\n-
+    Optimizer: AdamW" is two settings described, not one reduced (a title line may lead into
+    its items: "Drained\n- r11-n03")."""
+    items = [word for word in span if _starts_list_item(doc, word)]
+    return (bool(items) and items[-1].i > span.start
+            and _starts_list_item(doc, _line_start(doc, span.start)))
+
+
+def _starts_list_item(doc: Doc, word: Token) -> bool:
+    return word.text in _BULLETS and _line_start(doc, word.i).i == word.i
+
+
+def _line_start(doc: Doc, i: int) -> Token:
+    """The first word of the line that holds word i."""
+    while i > 0 and not _ends_line(doc[i - 1]):
+        i -= 1
+    while doc[i].is_space and i + 1 < len(doc):  # an indented item
+        i += 1
+    return doc[i]
+
+
+def _ends_line(word: Token) -> bool:
+    return "\n" in (word.text if word.is_space else word.whitespace_)
 
 
 def _announced(cue: Cue, entry: Entry) -> bool:
