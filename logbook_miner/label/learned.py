@@ -121,11 +121,14 @@ class LearnedLayer:
     def _evidence(self, entry: Entry, column: int) -> tuple[str, int, int] | None:
         """(field, start, end) of the entry's sentence whose words speak most for the code rather
         than for any other (the first on ties): the words a person reads to see why the code was
-        added, not the words most codes share ("job", "down")."""
+        added, not the words most codes share ("job", "down"). Single words only: a word pair's
+        weight is more often one training logbook's accident ("hw20b lost"); on the written
+        check logbooks the sentence holds the gold's evidence 149 times of 323 this way, 145
+        with the pairs."""
         best, best_weight = None, 0.0
         for field in FIELDS:
             for sentence in _SENTENCE.finditer(getattr(entry, field) or ""):
-                rows = np.array(self._present(_words(sentence.group())), dtype=np.intp)
+                rows = np.array(self._present(set(_tokens(sentence.group()))), dtype=np.intp)
                 other = np.where(self._top_code[rows] == column, self._second[rows],
                                  self._top[rows])
                 weight = float(np.clip(self.weights[rows, column] - other, 0, None).sum())
