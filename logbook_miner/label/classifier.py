@@ -369,7 +369,7 @@ class Classifier:
         for span in doc.spans[SPANS_KEY]:
             rule = self.rules[span.id_]
             if (context.cue_key(span) in modified or _dropped_by_neighbours(rule, doc, span)
-                    or _crosses_list_item(doc, span)):
+                    or _crosses_list_item(doc, span, original, where)):
                 continue
             first_word, last_word = span[0], span[-1]
             if first_word.is_space or last_word.is_space:  # (a cue's words rarely are)
@@ -446,13 +446,18 @@ def _dropped_by_neighbours(rule: Rule, doc: Doc, span: Span) -> bool:
     return bool(before or after)
 
 
-def _crosses_list_item(doc: Doc, span: Span) -> bool:
-    """True if the cue runs from one item of a list into the next: "- bf16 gradient reduce\n-
-    Optimizer: AdamW" is two settings described, not one reduced (a title line may lead into
-    its items: "Drained\n- r11-n03")."""
+def _crosses_list_item(doc: Doc, span: Span, original: str, where: list[int]) -> bool:
+    """True if the cue runs from one item of a list into the next at its level: "- bf16
+    gradient reduce\n- Optimizer: AdamW" is two settings described, not one reduced (a title
+    line may lead into its items: "Drained\n- r11-n03", "- Excluded\n  - node-03"). Levels
+    are read from the entry's own text (`original`, whose characters the doc's are at
+    `where`): the doc's lines come without their indentation."""
     items = [word for word in span if _starts_list_item(doc, word)]
-    return (bool(items) and items[-1].i > span.start
-            and _starts_list_item(doc, _line_start(doc, span.start)))
+    if not items or items[-1].i <= span.start:
+        return False
+    first = _line_start(doc, span.start)
+    return (_starts_list_item(doc, first)
+            and _indent(original, where[items[-1].idx]) <= _indent(original, where[first.idx]))
 
 
 def _starts_list_item(doc: Doc, word: Token) -> bool:
@@ -466,6 +471,10 @@ def _line_start(doc: Doc, i: int) -> Token:
     while doc[i].is_space and i + 1 < len(doc):  # an indented item
         i += 1
     return doc[i]
+
+
+def _indent(text: str, at: int) -> int:
+    return at - (text.rfind("\n", 0, at) + 1)
 
 
 def _ends_line(word: Token) -> bool:
