@@ -447,16 +447,16 @@ def _dropped_by_neighbours(rule: Rule, doc: Doc, span: Span) -> bool:
 
 
 def _crosses_list_item(doc: Doc, span: Span, original: str, where: list[int]) -> bool:
-    """True if the cue runs from one item of a list into the next at its level: "- bf16
-    gradient reduce\n- Optimizer: AdamW" is two settings described, not one reduced (a title
-    line may lead into its items: "Drained\n- r11-n03", "- Excluded\n  - node-03"). Levels
-    are read from the entry's own text (`original`, whose characters the doc's are at
-    `where`): the doc's lines come without their indentation."""
+    """True if the cue runs from the end of one item of a list into the next at its level:
+    "- bf16 gradient reduce\n- Optimizer: AdamW" is two settings described, not one reduced.
+    An item that is all title leads into its items ("- Excluded:\n- node-03", "Drained\n-
+    r11-n03", "- Excluded\n  - node-03"). Levels are read from the entry's own text
+    (`original`, whose characters the doc's are at `where`): the doc's lines come unindented."""
     items = [word for word in span if _starts_list_item(doc, word)]
     if not items or items[-1].i <= span.start:
         return False
     first = _line_start(doc, span.start)
-    return (_starts_list_item(doc, first)
+    return (_starts_list_item(doc, first) and span.start > first.i + 1
             and _indent(original, where[items[-1].idx]) <= _indent(original, where[first.idx]))
 
 
