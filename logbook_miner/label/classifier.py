@@ -305,7 +305,7 @@ class Classifier:
             zeros = _OnFirstUse(functools.partial(_zero_spans, entry))
             lines = _OnFirstUse(functools.partial(self._line_spans, entry.text or ""))
             flat: dict[str, list[tuple[str, list[int]]]] = {}  # each field's normalised pieces
-            overruled: list[tuple[str, str, int]] = []  # (code, field, start) of cues ConText modified
+            overruled: list[tuple[str, str, int]] = []  # (code, field, start): cues ConText dropped
             for doc, (_, field, where, normalised) in pieces:
                 flat.setdefault(field, []).append((normalised, where))
                 cues.extend(cue for cue in self._cues(doc, where, entry, field, overruled)

@@ -18,7 +18,7 @@ import re
 from bisect import bisect_left
 from collections import Counter
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
 
@@ -39,6 +39,7 @@ TERMINATE = "TERMINATE"
 PSEUDO = "PSEUDO"
 CAUSE = "CAUSE"
 DIRECTIONS = ("forward", "backward", "bidirectional")
+_OPENS = 3  # a trigger that reaches back starts within this many tokens of its sentence
 MODEL_SIZE = re.compile(r"\b(\d+(?:\.\d+)?)\s*([BbTt])(?![\w-]*tokens)\b")
 _MODEL_SIZE_LEAD = leads.lead(MODEL_SIZE)  # where one is written
 
@@ -57,6 +58,7 @@ class Rule:
     unless_code_follows: bool = False  # a code block after its sentence (or the next) undoes it
     holds: bool = False  # also modifies a cue that holds the trigger ("drains any node")
     unless_text: re.Pattern[str] | None = None  # it does not fire in a text this matches
+    reaches_back: bool = False  # opening its sentence, it also modifies the faults before
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,6 +119,7 @@ def load_rules(path: Path) -> tuple[dict[str, Rule], list[dict], list[dict]]:
             unless_code_follows=bool(group.get("unless_code_follows", False)),
             holds=bool(group.get("holds", False)),
             unless_text=re.compile(group["unless_text"]) if "unless_text" in group else None,
+            reaches_back=bool(group.get("reaches_back", False)),
         )
         for pattern in group.get("phrases", []) + group.get("tokens", []):
             patterns.append({"label": rule_id, "pattern": optimise(pattern)})
@@ -469,6 +472,11 @@ def scopes(doc: Doc, rules: dict[str, Rule], own_size: str | None = None) -> lis
             elif o < start <= c < end:
                 start = c + 1
         out.append(Scope(rule, trig, start, end))
+        if rule.reaches_back and start == first and first > 0 and trig.start - first <= _OPENS:
+            # the faults told just before: "Their cloud account was frozen for a week. That did
+            # not affect us." (not what was done: "We relaunched. Not our problem though")
+            out.append(Scope(replace(rule, kinds=rule.kinds & {"fault"}), trig,
+                             Sentences.of(doc).around(first - 1)[0], first))
     return out
 
 
