@@ -305,10 +305,9 @@ class Classifier:
             zeros = _OnFirstUse(functools.partial(_zero_spans, entry))
             lines = _OnFirstUse(functools.partial(self._line_spans, entry.text or ""))
             flat: dict[str, list[tuple[str, list[int]]]] = {}  # each field's normalised pieces
-            overruled: list[tuple[str, str, int]] = []  # (code, field, start): cues ConText dropped
             for doc, (_, field, where, normalised) in pieces:
                 flat.setdefault(field, []).append((normalised, where))
-                cues.extend(cue for cue in self._cues(doc, where, entry, field, overruled)
+                cues.extend(cue for cue in self._cues(doc, where, entry, field)
                             if not _inside(cue.label, asides)
                             and not counters.counted_none(cue.label.start, cue.label.end,
                                                           zeros[field])
@@ -326,7 +325,7 @@ class Classifier:
             labels += _new_codes(labels, [lb for lb in trends.mine_trends(entry)
                                           if not _inside(lb, asides)])
             # not filtered by asides: of the 5 it would drop in the written logbooks, 3 are right
-            learned = self.layer.added(entry, labels, overruled) if self.layer else []
+            learned = self.layer.added(entry, labels) if self.layer else []
             if learned:
                 labels = in_kind_order([*labels, *learned])
             # (rates read a field's own words: a renamed one they normalise anew)
@@ -361,21 +360,16 @@ class Classifier:
         return {"heading": [], "text": context.aside_spans(text, self.aside_titles)}
 
     def _cues(
-        self, doc: Doc, where: list[int], entry: Entry, field: str,
-        overruled: list[tuple[str, str, int]]
+        self, doc: Doc, where: list[int], entry: Entry, field: str
     ) -> Iterator[Cue]:
-        """Every pattern match in one field that no context trigger modifies (those it does
-        go to `overruled`)."""
+        """Every pattern match in one field that no context trigger modifies."""
         original = getattr(entry, field) or ""
         bounds = Sentences.of(doc)
         modified = context.decisions(doc)
         for span in doc.spans[SPANS_KEY]:
             rule = self.rules[span.id_]
-            if context.cue_key(span) in modified:
-                overruled.append((rule.code, field, where[span[0].idx]))
-                continue
-            if _dropped_by_neighbours(rule, doc, span) or _crosses_list_item(
-                    doc, span, original, where):
+            if (context.cue_key(span) in modified or _dropped_by_neighbours(rule, doc, span)
+                    or _crosses_list_item(doc, span, original, where)):
                 continue
             first_word, last_word = span[0], span[-1]
             if first_word.is_space or last_word.is_space:  # (a cue's words rarely are)

@@ -83,12 +83,8 @@ class LearnedLayer:
         self._pairs = {tuple(name.split(" ")): i for name, i in self.index.items()
                        if name.count(" ") == 1}
 
-    def added(self, entry: Entry, labels: list[Label],
-              overruled: Iterable[tuple[str, str, int]] = ()) -> list[Label]:
-        """Labels for the codes the model is sure of and the rules did not give, unless its
-        evidence holds a cue of the code that ConText overruled ("The bug is not fixed yet": the
-        rules read "fixed" and judged it negated, which the model's bag of words cannot); those
-        cues are (code, field, start)."""
+    def added(self, entry: Entry, labels: list[Label]) -> list[Label]:
+        """Labels for the codes the model is sure of and the rules did not give."""
         have = {lb.code for lb in labels}
         present = sorted(self._rows(entry, have))  # one order: one float sum
         scores = self.weights.take(present, axis=0).sum(axis=0) + self.bias
@@ -102,9 +98,6 @@ class LearnedLayer:
             if place is None:
                 continue
             field, start, end = place
-            if any(cue == code and at_field == field and start <= at < end
-                   for cue, at_field, at in overruled):
-                continue
             added.append(Label(
                 kind=self.kinds[code], code=code,
                 evidence=(getattr(entry, field) or "")[start:end], field=field,
