@@ -58,7 +58,8 @@ class Rule:
     unless_code_follows: bool = False  # a code block after its sentence (or the next) undoes it
     holds: bool = False  # also modifies a cue that holds the trigger ("drains any node")
     unless_text: re.Pattern[str] | None = None  # it does not fire in a text this matches
-    reaches_back: bool = False  # opening its sentence, it also modifies the faults before
+    # opening its sentence, it also modifies the sentence before's faults: these ("faults": all)
+    reaches_back: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,12 +70,15 @@ class Scope:
     trigger: Span
     start: int
     end: int
+    only: frozenset[str] | None = None  # the codes it modifies, if not all the rule's
 
     def covers(self, start: int, end: int, code: str, kind: str) -> bool:
         """True if a cue (of `code` and `kind`, on tokens [start, end)) lies in this scope and
         does not hold the trigger (unless the rule says `holds`)."""
         rule = self.rule
         if kind not in rule.kinds or code in rule.spares:
+            return False
+        if self.only is not None and code not in self.only:
             return False
         trigger = self.trigger
         if start <= trigger.start and trigger.end <= end:
@@ -119,7 +123,7 @@ def load_rules(path: Path) -> tuple[dict[str, Rule], list[dict], list[dict]]:
             unless_code_follows=bool(group.get("unless_code_follows", False)),
             holds=bool(group.get("holds", False)),
             unless_text=re.compile(group["unless_text"]) if "unless_text" in group else None,
-            reaches_back=bool(group.get("reaches_back", False)),
+            reaches_back=frozenset(_listed(group.get("reaches_back", ()))),
         )
         for pattern in group.get("phrases", []) + group.get("tokens", []):
             patterns.append({"label": rule_id, "pattern": optimise(pattern)})
@@ -133,6 +137,10 @@ def load_rules(path: Path) -> tuple[dict[str, Rule], list[dict], list[dict]]:
               for category, group in data.get("category_terminators", {}).items()
               for pattern in group]
     return rules, patterns, stops
+
+
+def _listed(value: str | list[str]) -> list[str]:
+    return [value] if isinstance(value, str) else list(value)
 
 
 def _stops(terminator: list | dict, categories: set[str], path: Path) -> list[dict]:
@@ -476,7 +484,8 @@ def scopes(doc: Doc, rules: dict[str, Rule], own_size: str | None = None) -> lis
             # the faults told just before: "Their cloud account was frozen for a week. That did
             # not affect us." (not what was done: "We relaunched. Not our problem though")
             out.append(Scope(replace(rule, kinds=rule.kinds & {"fault"}), trig,
-                             Sentences.of(doc).around(first - 1)[0], first))
+                             Sentences.of(doc).around(first - 1)[0], first,
+                             None if "faults" in rule.reaches_back else rule.reaches_back))
     return out
 
 
