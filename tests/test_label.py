@@ -496,7 +496,8 @@ def test_tokens_are_spacys_without_the_special_cases_that_change_nothing(
 
 def test_sentence_starts_are_the_sentencizers_and_each_line_ends(classifier: Classifier) -> None:
     """The "sentences" component sets what spaCy's sentencizer, then a sentence start after
-    each whitespace token holding a line end, set (token by token, the reference here)."""
+    each whitespace token holding a line end, set (token by token, the reference here). No
+    emphasis marks among the pieces: a run-in label is the one difference (tested below)."""
     reference = spacy.blank("en")
     reference.tokenizer = classifier.nlp.tokenizer
     reference.add_pipe("sentencizer")
@@ -511,6 +512,20 @@ def test_sentence_starts_are_the_sentencizers_and_each_line_ends(classifier: Cla
                 expected[token.i + 1].is_sent_start = True
         ours = classifier.nlp(text)
         assert [t.is_sent_start for t in ours] == [t.is_sent_start for t in expected], repr(text)
+
+
+@pytest.mark.parametrize(("text", "starts"), [
+    ("**Maintenance.** None this week.", ["*"]),
+    ("- **Known issues.** None new.\n_Restarts._ none", ["-", "\n", "_"]),
+    ("The job **died.** Then it ran.", ["The", "Then"]),  # no label: not at the line's start
+    ("**The job died at two and took the night.** Then it ran.", ["*", "Then"]),  # too long
+    ("**.** Then", ["*", "Then"]),  # nothing inside the marks
+])
+def test_a_run_in_label_and_its_text_are_one_sentence(
+        classifier: Classifier, text: str, starts: list[str]) -> None:
+    """An emphasised line opening that ends in a full stop names the field its text fills,
+    as "Maintenance: none" does: the two stay one sentence."""
+    assert [t.text for t in classifier.nlp(text) if t.is_sent_start] == starts
 
 
 def test_sentence_bounds_are_spacys_read_once(classifier: Classifier) -> None:

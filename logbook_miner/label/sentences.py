@@ -19,7 +19,7 @@ from spacy.attrs import IS_PUNCT, IS_SPACE, ORTH, SENT_START
 from spacy.lang.lex_attrs import is_punct
 from spacy.language import Language
 from spacy.pipeline import Sentencizer
-from spacy.strings import get_string_id
+from spacy.strings import StringStore, get_string_id
 from spacy.tokens import Doc
 
 from .token_matcher import ORTHS_KEY
@@ -43,10 +43,10 @@ def sentences(doc: Doc) -> Doc:
     orth, punct, space, known = doc.to_array([ORTH, IS_PUNCT, IS_SPACE, SENT_START]).T.tolist()
     # a start others set (1 or -1) stays
     starts = [s or _NOT_START for s in known] if any(known) else [_NOT_START] * n
-    for i in _sentencizer_starts(orth, punct):
-        if not known[i]:
-            starts[i] = 1
     strings = doc.vocab.strings
+    for i in _sentencizer_starts(orth, punct):
+        if not known[i] and not _after_run_in_label(i, orth, strings):
+            starts[i] = 1
     for i in compress(range(n - 1), space):
         if "\n" in strings[orth[i]]:
             starts[i + 1] = 1
@@ -54,6 +54,37 @@ def sentences(doc: Doc) -> Doc:
     doc.user_data[_BOUNDS] = Sentences(doc, starts)  # the flags just set, not read anew
     doc.user_data[ORTHS_KEY] = orth  # for the token matcher, which reads them too
     return doc
+
+
+_EMPHASIS = frozenset("*_")
+_LIST_MARKS = frozenset("-+•")  # and "*", an emphasis mark too
+_RUN_IN_LABEL_LENGTH = 6  # words at most: "**Known issues.**", not an emphasised sentence
+
+
+def _after_run_in_label(i: int, orth: list[int], strings: StringStore) -> bool:
+    """Whether token `i` follows a run-in label, an emphasised line opening ending in a full
+    stop ("**Maintenance.** None this week."): the label names the field its text fills, as
+    "Maintenance: none" does, so the two are one sentence (and ConText reads "none" of it)."""
+    j = _skip_back(i - 1, orth, strings, _EMPHASIS)
+    if j == i - 1 or j < 1 or strings[orth[j]] != ".":
+        return False
+    k = j - 1
+    while k >= 0 and strings[orth[k]] not in _EMPHASIS:
+        if "\n" in strings[orth[k]] or j - k > _RUN_IN_LABEL_LENGTH:
+            return False
+        k -= 1
+    before = _skip_back(k, orth, strings, _EMPHASIS)
+    if k < 0 or j - k < 2:  # no opening mark, or no word inside the marks
+        return False
+    before = _skip_back(before, orth, strings, _LIST_MARKS)
+    return before < 0 or "\n" in strings[orth[before]]
+
+
+def _skip_back(i: int, orth: list[int], strings: StringStore, skipped: frozenset[str]) -> int:
+    """The last index at or before `i` whose token is not in `skipped` (-1 if none)."""
+    while i >= 0 and strings[orth[i]] in skipped:
+        i -= 1
+    return i
 
 
 def _sentencizer_starts(orth: list[int], punct: list[int]) -> list[int]:
