@@ -517,14 +517,16 @@ def test_sentence_starts_are_the_sentencizers_and_each_line_ends(classifier: Cla
 @pytest.mark.parametrize(("text", "starts"), [
     ("**Maintenance.** None this week.", ["*"]),
     ("- **Known issues.** None new.\n_Restarts._ none", ["-", "\n", "_"]),
-    ("The job **died.** Then it ran.", ["The", "Then"]),  # no label: not at the line's start
-    ("**The job died at two and took the night.** Then it ran.", ["*", "Then"]),  # too long
-    ("**.** Then", ["*", "Then"]),  # nothing inside the marks
+    ("The job **died.** None ran.", ["The", "None"]),  # no label: not at the line's start
+    ("**The job died at two and took the night.** None ran.", ["*", "None"]),  # too long
+    ("**.** None", ["*", "None"]),  # nothing inside the marks
+    ("**Not fixed.** Hang again at 04:00.", ["*", "Hang"]),  # a value with words in it
 ])
 def test_a_run_in_label_and_its_text_are_one_sentence(
         classifier: Classifier, text: str, starts: list[str]) -> None:
     """An emphasised line opening that ends in a full stop names the field its text fills,
-    as "Maintenance: none" does: the two stay one sentence."""
+    as "Maintenance: none" does: with an empty value ("None", "Nothing") the two stay one
+    sentence."""
     assert [t.text for t in classifier.nlp(text) if t.is_sent_start] == starts
 
 

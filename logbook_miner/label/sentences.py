@@ -59,12 +59,17 @@ def sentences(doc: Doc) -> Doc:
 _EMPHASIS = frozenset("*_")
 _LIST_MARKS = frozenset("-+•")  # and "*", an emphasis mark too
 _RUN_IN_LABEL_LENGTH = 6  # words at most: "**Known issues.**", not an emphasised sentence
+_EMPTY_VALUES = frozenset({"none", "nothing"})
 
 
 def _after_run_in_label(i: int, orth: list[int], strings: StringStore) -> bool:
-    """Whether token `i` follows a run-in label, an emphasised line opening ending in a full
-    stop ("**Maintenance.** None this week."): the label names the field its text fills, as
-    "Maintenance: none" does, so the two are one sentence (and ConText reads "none" of it)."""
+    """Whether token `i` opens the empty value of a run-in label, an emphasised line opening
+    ending in a full stop ("**Maintenance.** None this week."): the label names the field the
+    value leaves empty, as "Maintenance: none" does, so the two are one sentence (and ConText
+    reads "none" of it). A value with words in it stays a sentence of its own: "**Not
+    fixed.** Hang again at 04:00" reports the hang."""
+    if strings[orth[i]].lower() not in _EMPTY_VALUES:
+        return False
     j = _skip_back(i - 1, orth, strings, _EMPHASIS)
     if j == i - 1 or j < 1 or strings[orth[j]] != ".":
         return False
