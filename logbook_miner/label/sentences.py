@@ -3,10 +3,11 @@
 ConText scopes end at a sentence end, and log lines have no full stops, so a
 sentence starts after each line end as well as where spaCy's `Sentencizer`
 starts one (the first token after a ".", "!", "?"... that is not punctuation
-itself). This component sets exactly what `sentencizer` followed by a
-line-end rule set, on the doc's attribute arrays: the sentencizer makes a
-Token object per token, and setting `Token.is_sent_start` scans the whole
-doc each time (for a parse), which made a long pasted log quadratic.
+itself). This component sets what `sentencizer` followed by a line-end rule
+set, on the doc's attribute arrays (one exception: a run-in label and its
+empty value, "**Maintenance.** None.", stay one sentence): the sentencizer
+makes a Token object per token, and setting `Token.is_sent_start` scans the
+whole doc each time (for a parse), which made a long pasted log quadratic.
 """
 
 from __future__ import annotations
@@ -78,10 +79,9 @@ def _after_run_in_label(i: int, orth: list[int], strings: StringStore) -> bool:
         if "\n" in strings[orth[k]] or j - k > _RUN_IN_LABEL_LENGTH:
             return False
         k -= 1
-    before = _skip_back(k, orth, strings, _EMPHASIS)
     if k < 0 or j - k < 2:  # no opening mark, or no word inside the marks
         return False
-    before = _skip_back(before, orth, strings, _LIST_MARKS)
+    before = _skip_back(_skip_back(k, orth, strings, _EMPHASIS), orth, strings, _LIST_MARKS)
     return before < 0 or "\n" in strings[orth[before]]
 
 
