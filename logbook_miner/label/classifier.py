@@ -45,7 +45,7 @@ from .generated_cues import (
 from .learned import LAYER_PATH, LearnedLayer
 from .names import LogbookNames, Renaming
 from .ruler import optimise  # also registers the "anchored_span_ruler" factory
-from .sentences import Sentences, sentences  # noqa: F401 (registers "sentences")
+from .sentences import Sentences, make_sentences  # noqa: F401 (registers "sentences")
 from .steps import kept_before_trouble
 from .taxonomy import TAXONOMY_PATH
 from .wrapping import normalise
@@ -263,7 +263,8 @@ class Classifier:
         """`layer_path=None`: the rules alone, without the learned layer (learned.py)."""
         context_path = context_path or CONTEXT_PATH
         self.nlp = _blank_pipeline()
-        self.nlp.add_pipe("sentences")  # sentencizer's starts and line ends (sentences.py)
+        self.nlp.add_pipe(  # sentencizer's starts and line ends (sentences.py)
+            "sentences", config={"empty_values": context.load_empty_values(context_path)})
         taxonomy = read_yaml(taxonomy_path or TAXONOMY_PATH)
         self.rules, patterns = _taxonomy_rules(taxonomy)
         self.marks = frozenset(taxonomy.get("marks", {}))

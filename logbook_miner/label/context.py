@@ -139,6 +139,12 @@ def load_rules(path: Path) -> tuple[dict[str, Rule], list[dict], list[dict]]:
     return rules, patterns, stops
 
 
+def load_empty_values(path: Path) -> list[str]:
+    """context.yaml's `run_in_empty_values`: the words that leave a run-in label's field
+    empty, for the sentence component (ConText's pattern reads them by the YAML anchor)."""
+    return list(_read(path).get("run_in_empty_values", []))
+
+
 def _listed(value: str | list[str]) -> list[str]:
     return [value] if isinstance(value, str) else list(value)
 

@@ -32,47 +32,60 @@ if not all(map(is_punct, Sentencizer.default_punct_chars)):
     raise ImportError("a sentence end character is not punctuation: see _sentencizer_starts")
 
 
-@Language.component("sentences")
-def sentences(doc: Doc) -> Doc:
-    """Set every token's sentence start (1 or -1), leaving starts already set by others.
+@Language.factory("sentences", default_config={"empty_values": []})
+def make_sentences(nlp: Language, name: str, empty_values: list[str]) -> SentenceStarts:
+    """`empty_values`: what leaves a run-in label's field empty (context.yaml's
+    `run_in_empty_values`, which ConText negates the label by); none by default."""
+    return SentenceStarts(empty_values)
 
-    Python reads only the tokens that may matter (punctuation, whitespace), which
-    itertools.compress picks: a loop over every token cost most of the component."""
-    n = len(doc)
-    if not n:
+
+class SentenceStarts:
+    """Sets every token's sentence start (1 or -1), leaving starts already set by others."""
+
+    def __init__(self, empty_values: list[str]) -> None:
+        self.empty_values = frozenset(value.lower() for value in empty_values)
+
+    def __call__(self, doc: Doc) -> Doc:
+        """Python reads only the tokens that may matter (punctuation, whitespace), which
+        itertools.compress picks: a loop over every token cost most of the component."""
+        n = len(doc)
+        if not n:
+            return doc
+        orth, punct, space, known = doc.to_array([ORTH, IS_PUNCT, IS_SPACE, SENT_START]).T.tolist()
+        # a start others set (1 or -1) stays
+        starts = [s or _NOT_START for s in known] if any(known) else [_NOT_START] * n
+        strings = doc.vocab.strings
+        for i in _sentencizer_starts(orth, punct):
+            if not known[i] and not self._after_run_in_label(i, orth, strings):
+                starts[i] = 1
+        for i in compress(range(n - 1), space):
+            if "\n" in strings[orth[i]]:
+                starts[i + 1] = 1
+        doc.from_array([SENT_START], np.array(starts, dtype=np.uint64))
+        doc.user_data[_BOUNDS] = Sentences(doc, starts)  # the flags just set, not read anew
+        doc.user_data[ORTHS_KEY] = orth  # for the token matcher, which reads them too
         return doc
-    orth, punct, space, known = doc.to_array([ORTH, IS_PUNCT, IS_SPACE, SENT_START]).T.tolist()
-    # a start others set (1 or -1) stays
-    starts = [s or _NOT_START for s in known] if any(known) else [_NOT_START] * n
-    strings = doc.vocab.strings
-    for i in _sentencizer_starts(orth, punct):
-        if not known[i] and not _after_run_in_label(i, orth, strings):
-            starts[i] = 1
-    for i in compress(range(n - 1), space):
-        if "\n" in strings[orth[i]]:
-            starts[i + 1] = 1
-    doc.from_array([SENT_START], np.array(starts, dtype=np.uint64))
-    doc.user_data[_BOUNDS] = Sentences(doc, starts)  # the flags just set, not read anew
-    doc.user_data[ORTHS_KEY] = orth  # for the token matcher, which reads them too
-    return doc
+
+    def _after_run_in_label(self, i: int, orth: list[int], strings: StringStore) -> bool:
+        """Whether token `i` opens the empty value of a run-in label, an emphasised line
+        opening ending in a full stop ("**Maintenance.** None this week."): the label names
+        the field the value leaves empty, as "Maintenance: none" does, so the two are one
+        sentence (and ConText reads "none" of it). A value with words in it stays a sentence
+        of its own: "**Not fixed.** Hang again at 04:00" reports the hang."""
+        return strings[orth[i]].lower() in self.empty_values and _ends_run_in_label(
+            i - 1, orth, strings)
 
 
 _EMPHASIS = frozenset("*_")
 _LIST_MARKS = frozenset("-+•")  # and "*", an emphasis mark too
 _RUN_IN_LABEL_LENGTH = 6  # words at most: "**Known issues.**", not an emphasised sentence
-_EMPTY_VALUES = frozenset({"none", "nothing"})
 
 
-def _after_run_in_label(i: int, orth: list[int], strings: StringStore) -> bool:
-    """Whether token `i` opens the empty value of a run-in label, an emphasised line opening
-    ending in a full stop ("**Maintenance.** None this week."): the label names the field the
-    value leaves empty, as "Maintenance: none" does, so the two are one sentence (and ConText
-    reads "none" of it). A value with words in it stays a sentence of its own: "**Not
-    fixed.** Hang again at 04:00" reports the hang."""
-    if strings[orth[i]].lower() not in _EMPTY_VALUES:
-        return False
-    j = _skip_back(i - 1, orth, strings, _EMPHASIS)
-    if j == i - 1 or j < 1 or strings[orth[j]] != ".":
+def _ends_run_in_label(i: int, orth: list[int], strings: StringStore) -> bool:
+    """Whether the tokens up to `i` end a run-in label: an emphasised line opening of a few
+    words whose last is a full stop, then its closing marks."""
+    j = _skip_back(i, orth, strings, _EMPHASIS)
+    if j == i or j < 1 or strings[orth[j]] != ".":
         return False
     k = j - 1
     while k >= 0 and strings[orth[k]] not in _EMPHASIS:
