@@ -226,6 +226,11 @@ def test_context_rules_drop_cues_that_did_not_happen_here(
          "rollback"),
         ("Nimbus provisioned a replacement VM, which took 3 h.", "node_replacement"),  # theirs
         ("- Priority: P1\n- Resolution: Fixed\n", "code_fix"),  # a ticket's field
+        # a record whose outcome says it was not carried out proposed its change
+        ("**Title:** Upgrade of NCCL from 2.18.3 to 2.21.5.\n**Implemented:** Deferred to the "
+         "next run.", "dependency_change"),
+        ("Grow the job from 24 to 32 nodes.\n- **Resolution:** CANCELLED (no budget)",
+         "parallelism_change"),
         ("Feature request: alert when tok/s drops under a threshold", "health_check"),
         ("Link flaps caused NCCL timeouts for the speech team's jobs.", "network.interconnect"),
         ("The node came back by itself at 02:21 but we'd rather not trust it.", "automation"),

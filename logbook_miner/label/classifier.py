@@ -304,7 +304,7 @@ class Classifier:
             cues = []
             asides = self._asides(entry)
             zeros = _OnFirstUse(functools.partial(_zero_spans, entry))
-            lines = _OnFirstUse(functools.partial(self._line_spans, entry.text or ""))
+            lines = _OnFirstUse(functools.partial(self._line_spans, entry))
             flat: dict[str, list[tuple[str, list[int]]]] = {}  # each field's normalised pieces
             for doc, (_, field, where, normalised) in pieces:
                 flat.setdefault(field, []).append((normalised, where))
@@ -346,10 +346,15 @@ class Classifier:
                 return [replace(refers, code=code) for code in faults]
         return []
 
-    def _line_spans(self, text: str, rule: int) -> dict[str, list[tuple[int, int]]]:
-        """Per field, the character ranges of the lines the `rule`-th line rule finds."""
+    def _line_spans(self, entry: Entry, rule: int) -> dict[str, list[tuple[int, int]]]:
+        """Per field, the character ranges of the lines the `rule`-th line rule finds (the
+        whole entry if one is found and the rule drops an entry's cues)."""
         found = self.line_rules[rule]
-        return {"heading": [], "text": context.line_spans(text, found.lines, found.label_only)}
+        text = entry.text or ""
+        spans = context.line_spans(text, found.lines, found.label_only)
+        if found.whole_entry:
+            return _whole(entry) if spans else {"heading": [], "text": []}
+        return {"heading": [], "text": spans}
 
     def _asides(self, entry: Entry) -> dict[str, list[tuple[int, int]]]:
         """Per field, the character ranges in a section titled as an aside (a plan, others')."""
@@ -357,7 +362,7 @@ class Classifier:
         when = leading_when(heading)  # "2025-04-30 · plans: ..." is titled "plans: ..."
         title = heading[when.end:].lstrip(" \t·—–-:|,") if when else heading
         if context.titled_as_aside(title, self.aside_titles):
-            return {"heading": [(0, len(entry.heading))], "text": [(0, len(text))]}
+            return _whole(entry)
         return {"heading": [], "text": context.aside_spans(text, self.aside_titles)}
 
     def _cues(
@@ -437,6 +442,11 @@ def _end(doc: Doc, end: int, where: list[int]) -> int:
     ends before token `end`."""
     last = doc[end - 1]
     return where[last.idx + len(last) - 1] + 1
+
+
+def _whole(entry: Entry) -> dict[str, list[tuple[int, int]]]:
+    """Per field, the one character range that is all of it."""
+    return {"heading": [(0, len(entry.heading or ""))], "text": [(0, len(entry.text or ""))]}
 
 
 def _dropped_by_neighbours(rule: Rule, doc: Doc, span: Span) -> bool:

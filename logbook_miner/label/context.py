@@ -241,11 +241,13 @@ def _compiled(patterns: list[str]) -> list[re.Pattern]:
 @dataclass(frozen=True, slots=True)
 class LineRule:
     """context.yaml's `line_rules`: the cues (by kind or code) that lines like these drop, on
-    the whole line, or (`labels`) only in the field's label the regex matches."""
+    the whole line, or (`labels`) only in the field's label the regex matches, or
+    (`whole_entry`) in the whole entry that has such a line."""
 
     drops: frozenset[str]
     lines: list[re.Pattern]
     label_only: bool = False
+    whole_entry: bool = False
 
     def drops_cue(self, code: str, kind: str) -> bool:
         return code in self.drops or kind in self.drops
@@ -256,7 +258,7 @@ def load_line_rules(path: Path) -> list[LineRule]:
     the first text read."""
     data = _read(path)
     rules = [LineRule(frozenset(rule["drops"]), _compiled(rule.get("lines") or rule["labels"]),
-                      "labels" in rule)
+                      "labels" in rule, bool(rule.get("whole_entry", False)))
              for rule in data.get("line_rules", [])]
     for rule in rules:
         _screens(tuple(rule.lines))
