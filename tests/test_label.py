@@ -88,6 +88,11 @@ def test_cues_state_the_taxonomy_meaning(classifier: Classifier, text: str, code
 # reports, log lines): one or more per code, none copied from the dev logbooks.
 OTHER_STYLES = [
     ("03:12 node17 unreachable, paged infra", "hardware.node"),
+    # a record's outcome drops only its own record's changes, and a job's state is none
+    ("Drained gpu-12 and restarted from 22,500.\n\nNCCL upgrade to 2.21.5:\n- Status: deferred "
+     "to the next maintenance.", "node_replacement"),
+    ("Status: cancelled (hung in allreduce). Requeued from 22,500 with node-7 excluded.",
+     "restart"),
     ("srun: error: Node failure on gpu-st-p4d-77", "hardware.node"),
     ("gpu 3 on dgx-042 dead again, Xid 79", "hardware.gpu"),
     ("DRAM uncorrectable count went to 1 on r7i3n0", "hardware.memory"),
@@ -231,6 +236,13 @@ def test_context_rules_drop_cues_that_did_not_happen_here(
          "next run.", "dependency_change"),
         ("Grow the job from 24 to 32 nodes.\n- **Resolution:** CANCELLED (no budget)",
          "parallelism_change"),
+        ("Throughput continued dropping from 1,200 tok/s to 900 over the day.", "restart"),
+        ("The spikes started again from 14,500 and lasted ~300 steps.", "restart"),
+        ("Relaunched after the 50 GB limit on /home was raised.", "infra.scheduler"),
+        ("sinfo: node-03 idle -> drained (Reason=Kill task failed), Slurm did it on its own.",
+         "node_replacement"),
+        ("Since 12.03, the job no longer gets scheduled.", "software.dependency"),  # a date
+        ("Only the image is cached locally, so pulls are fast.", "software.dependency"),
         ("Feature request: alert when tok/s drops under a threshold", "health_check"),
         ("Link flaps caused NCCL timeouts for the speech team's jobs.", "network.interconnect"),
         ("The node came back by itself at 02:21 but we'd rather not trust it.", "automation"),

@@ -347,13 +347,15 @@ class Classifier:
         return []
 
     def _line_spans(self, entry: Entry, rule: int) -> dict[str, list[tuple[int, int]]]:
-        """Per field, the character ranges of the lines the `rule`-th line rule finds (the
-        whole entry if one is found and the rule drops an entry's cues)."""
+        """Per field, the character ranges of the lines the `rule`-th line rule finds (or of
+        the records they close, the heading with a whole entry's)."""
         found = self.line_rules[rule]
         text = entry.text or ""
         spans = context.line_spans(text, found.lines, found.label_only)
-        if found.whole_entry:
-            return _whole(entry) if spans else {"heading": [], "text": []}
+        if found.whole_record and spans:
+            records = context.record_spans(text, spans)
+            whole = records == [(0, len(text))]
+            return _whole(entry) if whole else {"heading": [], "text": records}
         return {"heading": [], "text": spans}
 
     def _asides(self, entry: Entry) -> dict[str, list[tuple[int, int]]]:

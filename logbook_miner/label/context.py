@@ -242,12 +242,12 @@ def _compiled(patterns: list[str]) -> list[re.Pattern]:
 class LineRule:
     """context.yaml's `line_rules`: the cues (by kind or code) that lines like these drop, on
     the whole line, or (`labels`) only in the field's label the regex matches, or
-    (`whole_entry`) in the whole entry that has such a line."""
+    (`whole_record`) in the whole record such a line closes (see record_spans)."""
 
     drops: frozenset[str]
     lines: list[re.Pattern]
     label_only: bool = False
-    whole_entry: bool = False
+    whole_record: bool = False
 
     def drops_cue(self, code: str, kind: str) -> bool:
         return code in self.drops or kind in self.drops
@@ -258,7 +258,7 @@ def load_line_rules(path: Path) -> list[LineRule]:
     the first text read."""
     data = _read(path)
     rules = [LineRule(frozenset(rule["drops"]), _compiled(rule.get("lines") or rule["labels"]),
-                      "labels" in rule, bool(rule.get("whole_entry", False)))
+                      "labels" in rule, bool(rule.get("whole_record", False)))
              for rule in data.get("line_rules", [])]
     for rule in rules:
         _screens(tuple(rule.lines))
@@ -281,6 +281,24 @@ def line_spans(text: str, patterns: list[re.Pattern],
             spans.append((at, at + (found.end() if label_only else len(line))))
         at += len(line) + 1
     return spans
+
+
+def record_spans(text: str, lines: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The records that these lines of `text` close: each from the nearest line above it that
+    titles a section (ending in ':', "NCCL upgrade to 2.21.5:") to the end of its paragraph,
+    or, with no such title, the whole text (a change record's or a ticket's fields)."""
+    spans = []
+    for start, end in lines:
+        before = text.rfind("\n\n", 0, start)
+        title = max((m.start() for m in _TITLE_LINE.finditer(text, before + 1, start)), default=-1)
+        if title < 0:
+            return [(0, len(text))]
+        after = text.find("\n\n", end)
+        spans.append((title, len(text) if after < 0 else after))
+    return spans
+
+
+_TITLE_LINE = re.compile(r"^[^\n]*\S[*_]*:[*_]*[ \t]*$", re.MULTILINE)
 
 
 @cache

@@ -23,6 +23,7 @@ from spacy.pipeline import Sentencizer
 from spacy.strings import StringStore, get_string_id
 from spacy.tokens import Doc
 
+from ..resources import DATA
 from .token_matcher import ORTHS_KEY
 
 _ENDS = frozenset(get_string_id(c) for c in Sentencizer.default_punct_chars)
@@ -32,10 +33,13 @@ if not all(map(is_punct, Sentencizer.default_punct_chars)):
     raise ImportError("a sentence end character is not punctuation: see _sentencizer_starts")
 
 
-@Language.factory("sentences", default_config={"empty_values": []})
-def make_sentences(nlp: Language, name: str, empty_values: list[str]) -> SentenceStarts:
-    """`empty_values`: what leaves a run-in label's field empty (context.yaml's
-    `run_in_empty_values`, which ConText negates the label by); none by default."""
+@Language.factory("sentences", default_config={"empty_values": None})
+def make_sentences(nlp: Language, name: str, empty_values: list[str] | None) -> SentenceStarts:
+    """`empty_values`: what leaves a run-in label's field empty (by default the package's
+    context.yaml's `run_in_empty_values`, which ConText negates the label by)."""
+    if empty_values is None:
+        from .context import load_empty_values  # (context imports this module)
+        empty_values = load_empty_values(DATA / "context.yaml")
     return SentenceStarts(empty_values)
 
 
