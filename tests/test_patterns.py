@@ -17,7 +17,8 @@ from spacy.tokenizer import Tokenizer
 from spacy.tokens import Doc
 
 from logbook_miner.label import context
-from logbook_miner.label.classifier import CONTEXT_PATH, Classifier, normalise
+from logbook_miner.label.classifier import Classifier, normalise
+from logbook_miner.label.context import CONTEXT_PATH
 from logbook_miner.label.ruler import clue, expand, optimise
 from logbook_miner.label.taxonomy import TAXONOMY_PATH
 from logbook_miner.label.token_matcher import (

@@ -30,7 +30,7 @@ from spacy.tokenizer import Tokenizer
 from spacy.tokens import Doc, Span, Token
 
 from ..models import FAULT, Entry, Label, LabelledEntry, in_kind_order
-from ..resources import DATA, read_yaml
+from ..resources import read_yaml
 from ..segment.dates import leading_when, names_only_later_days
 from . import context, counters, numbers, rates, trends
 from .consequences import Consequences
@@ -50,7 +50,6 @@ from .steps import kept_before_trouble
 from .taxonomy import TAXONOMY_PATH
 from .wrapping import normalise
 
-CONTEXT_PATH = DATA / "context.yaml"
 SPANS_KEY = "taxonomy"
 _PIECE_CHARS = 200_000  # characters of a field tokenized at once
 _TOKENIZER_CACHE = 200_000  # distinct words whose tokens are kept (spaCy: 10,000)
@@ -261,7 +260,7 @@ class Classifier:
     def __init__(self, taxonomy_path: Path | None = None, context_path: Path | None = None,
                  layer_path: Path | None = LAYER_PATH):
         """`layer_path=None`: the rules alone, without the learned layer (learned.py)."""
-        context_path = context_path or CONTEXT_PATH
+        context_path = context_path or context.CONTEXT_PATH
         self.nlp = _blank_pipeline()
         self.nlp.add_pipe(  # sentencizer's starts and line ends (sentences.py)
             "sentences", config={"empty_values": context.load_empty_values(context_path)})

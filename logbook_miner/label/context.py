@@ -27,11 +27,12 @@ from spacy.language import Language
 from spacy.strings import StringStore, get_string_id
 from spacy.tokens import Doc, Span
 
-from ..resources import read_yaml
+from ..resources import DATA, read_yaml
 from . import leads
 from .ruler import clue, optimise
 from .sentences import Sentences
 
+CONTEXT_PATH = DATA / "context.yaml"
 SPANS_KEY = "context"  # doc.spans: the triggers, pseudo-triggers and causal links
 STOPS_KEY = "context_stops"  # doc._.bare_matches: the terminators, (start, end, label)
 TEXT_KEY = "logbook_miner.text"  # doc.user_data: the doc's text, if its tokenizer kept it

@@ -23,7 +23,6 @@ from spacy.pipeline import Sentencizer
 from spacy.strings import StringStore, get_string_id
 from spacy.tokens import Doc
 
-from ..resources import DATA
 from .token_matcher import ORTHS_KEY
 
 _ENDS = frozenset(get_string_id(c) for c in Sentencizer.default_punct_chars)
@@ -38,8 +37,8 @@ def make_sentences(nlp: Language, name: str, empty_values: list[str] | None) -> 
     """`empty_values`: what leaves a run-in label's field empty (by default the package's
     context.yaml's `run_in_empty_values`, which ConText negates the label by)."""
     if empty_values is None:
-        from .context import load_empty_values  # (context imports this module)
-        empty_values = load_empty_values(DATA / "context.yaml")
+        from .context import CONTEXT_PATH, load_empty_values  # (context imports this module)
+        empty_values = load_empty_values(CONTEXT_PATH)
     return SentenceStarts(empty_values)
 
 
