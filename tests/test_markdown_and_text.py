@@ -137,6 +137,20 @@ def test_decorated_and_chat_style_date_lines(tmp_path):
                                                  ("3:15 PM", datetime(2021, 11, 24, 20, 15))]
 
 
+def test_markdown_bold_lines_standing_alone_are_headings_as_in_word(tmp_path):
+    """A thread of posts titled by a bold line with the date inside it, not leading it: each
+    post is an entry, as the same lines bold in a DOCX or PDF make one. A bold run inside a
+    line, or a paragraph only partly bold, stays body text."""
+    posts = ("**@kiri@sigmoid.social · Mar 3, 2025, 09:14**\n\nPretraining a 3B alone.\n\n"
+             "**Not a heading** but a sentence that runs on.\n\n"
+             "**@kiri@sigmoid.social · Mar 5, 2025, 22:40**\n\nFirst spot preemption.\n")
+    got = entries_of(tmp_path, "thread.md", posts)
+    assert [(e.heading, e.date, e.time) for e in got] == [
+        ("@kiri@sigmoid.social · Mar 3, 2025, 09:14", date(2025, 3, 3), "09:14"),
+        ("@kiri@sigmoid.social · Mar 5, 2025, 22:40", date(2025, 3, 5), "22:40")]
+    assert "**Not a heading** but a sentence" in got[0].text
+
+
 def test_journal_day_numbers_and_labelled_dates_lead_entries(tmp_path):
     days = ("Day 1 (Mon 6 Mar 2023)\nStarted the run on 64 nodes.\n\n"
             "Day 2 (Tue 7 Mar 2023)\nNCCL timeout on gpu-17; restarted from step 12000.\n\n"

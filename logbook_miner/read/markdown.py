@@ -12,7 +12,9 @@ _PARSER = MarkdownIt("commonmark").enable("table")
 
 
 def read_markdown(path: Path, text: str) -> Document:
-    """Headings carry their level; fenced and indented code become `code` lines.
+    """Headings carry their level; fenced and indented code become `code` lines; a one-line
+    paragraph set in bold as a whole ("**@kiri · Mar 3, 2025**") is a bold line, as a Word or
+    PDF reader reports one.
 
     Other blocks keep their source lines as written, so the stored text is the
     author's, Markdown marks included.
@@ -27,6 +29,8 @@ def read_markdown(path: Path, text: str) -> Document:
         if token.type == "heading_open":
             heading = " ".join(tokens[i + 1].content.split())
             lines.append(Line(heading, level=int(token.tag[1])))
+        elif _bold_paragraph(tokens, i) and last - first == 1:
+            lines.append(Line(tokens[i + 1].content.strip()[2:-2].strip(), bold=True))
         elif token.type in ("fence", "code_block"):
             lines.extend(Line(code.rstrip(), code=True) for code in token.content.split("\n")[:-1])
         else:
@@ -34,3 +38,20 @@ def read_markdown(path: Path, text: str) -> Document:
         lines.append(Line(""))  # blocks are separated by a blank line, as in the source
     title = next((line.text for line in lines if line.level == 1), None)
     return Document(path=path, format="markdown", lines=lines, title=title)
+
+
+def _bold_paragraph(tokens: list, i: int) -> bool:
+    """Whether tokens[i] opens a paragraph whose one inline run is a single strong span."""
+    if tokens[i].type != "paragraph_open":
+        return False
+    children = [child for child in tokens[i + 1].children or []
+                if child.type != "text" or child.content.strip()]
+    if len(children) < 3 or (children[0].type, children[-1].type) != ("strong_open",
+                                                                       "strong_close"):
+        return False
+    depth = 0
+    for child in children[:-1]:  # the first strong span must close only at the end
+        depth += {"strong_open": 1, "strong_close": -1}.get(child.type, 0)
+        if depth == 0:
+            return False
+    return True
