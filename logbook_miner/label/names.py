@@ -42,6 +42,7 @@ class OperatorNames:
     not_names: frozenset[str]
     libraries: re.Pattern  # the taxonomy's `library` names: "the DeepSpeed ops" names no one
     defined: re.Pattern  # groups "name" and, where it only counts mid-sentence, "mid"
+    always: re.Pattern  # names that are an operator's wherever written ("IT re-imaged ...")
 
     @classmethod
     def from_taxonomy(cls, taxonomy: dict) -> OperatorNames:
@@ -55,7 +56,8 @@ class OperatorNames:
             not_names=frozenset(n.lower() for n in section["not_names"]),
             libraries=re.compile(taxonomy["shared"]["library"]["LOWER"]["REGEX"]),
             defined=re.compile(rf"{_NAME}(?:{alternatives(section['name_then'])}|"
-                               rf"(?P<mid>{alternatives(section['name_then_mid_sentence'])}))"))
+                               rf"(?P<mid>{alternatives(section['name_then_mid_sentence'])}))"),
+            always=re.compile(rf"(?<![\w@#/.-])(?:{alternatives(section['always'])})(?![\w-])"))
 
     def of(self, texts: list[str]) -> list[str]:
         """The names `texts` (a whole logbook's, read text by text) give an operator."""
@@ -65,12 +67,13 @@ class OperatorNames:
         lowered = {name.lower(): name for name, _ in found.most_common(_MOST_NAMES)
                    if name.lower() not in self.not_names
                    and not self.libraries.match(name.lower())}
+        always = {m[0] for text in texts for m in self.always.finditer(text)}
         if not lowered:
-            return []
+            return sorted(always)
         # a word the logbook also writes in lower case is a word ("Weekly ops" ... "weekly")
         written = re.compile(rf"\b(?:{'|'.join(lowered)})\b")
         words = {word for text in texts for word in written.findall(text)}
-        return sorted(name for low, name in lowered.items() if low not in words)
+        return sorted(always | {name for low, name in lowered.items() if low not in words})
 
 
 @dataclass(frozen=True)
