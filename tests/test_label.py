@@ -358,6 +358,10 @@ def test_an_entry_titled_as_plans_after_its_date_reports_nothing(classifier: Cla
     plans = "r15: rope_theta 10000 → 500000, and seq_len 4096 → 8192 for the anneal."
     assert codes(classifier, plans, heading="2025-04-30 · plans: anneal branch") == set()
     assert "architecture_change" in codes(classifier, plans, heading="2025-04-30 · r15 launched")
+    # a title's plan words are whole words: an unplanned stop is one that happened
+    stop = "NCCL watchdog timed out and the job tore down. Relaunched from step 31,000."
+    assert {"network.interconnect", "restart"} <= codes(
+        classifier, stop, heading="AAR 2025-05-17: First unplanned stop, NCCL timeout at step 31,2xx")
 
 
 def test_maintenance_announced_for_a_later_day_has_not_happened(classifier: Classifier) -> None:
