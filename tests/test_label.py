@@ -362,6 +362,11 @@ def test_an_entry_titled_as_plans_after_its_date_reports_nothing(classifier: Cla
     stop = "NCCL watchdog timed out and the job tore down. Relaunched from step 31,000."
     assert {"network.interconnect", "restart"} <= codes(
         classifier, stop, heading="AAR 2025-05-17: First unplanned stop, NCCL timeout at step 31,2xx")
+    # options weighed are an aside; candidates put to a test are not
+    burn_in = "Ran dcgmi diag on all 56: hal-g017 diag failed on GPU 3. Both left drained."
+    assert {"hardware.gpu", "node_replacement"} <= codes(
+        classifier, burn_in, heading="2024-09-05 Thu — burn-in on the aster candidates")
+    assert codes(classifier, burn_in, heading="2024-09-05 — 48 node candidates") == set()
 
 
 def test_maintenance_announced_for_a_later_day_has_not_happened(classifier: Classifier) -> None:
