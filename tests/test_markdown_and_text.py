@@ -149,6 +149,12 @@ def test_markdown_bold_lines_standing_alone_are_headings_as_in_word(tmp_path):
         ("@kiri@sigmoid.social · Mar 3, 2025, 09:14", date(2025, 3, 3), "09:14"),
         ("@kiri@sigmoid.social · Mar 5, 2025, 22:40", date(2025, 3, 5), "22:40")]
     assert "**Not a heading** but a sentence" in got[0].text
+    # beside headings a bold line is emphasis; beside date-led lines it takes none of them
+    titled = "## Week 1\n\nRan.\n\n**TL;DR: the run diverged at 40k.**\n\nMore.\n"
+    assert [e.heading for e in entries_of(tmp_path, "titled.md", titled)] == ["Week 1"]
+    dated = ("2024-05-01: launched.\n\n2024-05-02: NCCL timeout.\n\n"
+             "**2024-05-03 incident: gpu-17 died**\n\nIt died.\n\n2024-05-04: loss spike.\n")
+    assert [e.date.day for e in entries_of(tmp_path, "dated.md", dated)] == [1, 2, 3, 4]
 
 
 def test_journal_day_numbers_and_labelled_dates_lead_entries(tmp_path):

@@ -12,9 +12,9 @@ _PARSER = MarkdownIt("commonmark").enable("table")
 
 
 def read_markdown(path: Path, text: str) -> Document:
-    """Headings carry their level; fenced and indented code become `code` lines; a one-line
-    paragraph set in bold as a whole ("**@kiri · Mar 3, 2025**") is a bold line, as a Word or
-    PDF reader reports one.
+    """Headings carry their level; fenced and indented code become `code` lines; in a document
+    without headings, a one-line paragraph set in bold as a whole ("**@kiri · Mar 3, 2025**")
+    is a bold line, as a Word or PDF reader reports one.
 
     Other blocks keep their source lines as written, so the stored text is the
     author's, Markdown marks included.
@@ -22,6 +22,9 @@ def read_markdown(path: Path, text: str) -> Document:
     source = text.split("\n")
     lines: list[Line] = []
     tokens = _PARSER.parse(text)
+    # bold lines title entries only where no heading does (under "## Week 1", a bold line is
+    # emphasis)
+    titled = any(token.type == "heading_open" for token in tokens)
     for i, token in enumerate(tokens):
         if token.level != 0 or token.map is None or token.nesting == -1:
             continue
@@ -29,7 +32,7 @@ def read_markdown(path: Path, text: str) -> Document:
         if token.type == "heading_open":
             heading = " ".join(tokens[i + 1].content.split())
             lines.append(Line(heading, level=int(token.tag[1])))
-        elif _bold_paragraph(tokens, i) and last - first == 1:
+        elif not titled and _bold_paragraph(tokens, i) and last - first == 1:
             lines.append(Line(tokens[i + 1].content.strip()[2:-2].strip(), bold=True))
         elif token.type in ("fence", "code_block"):
             lines.extend(Line(code.rstrip(), code=True) for code in token.content.split("\n")[:-1])

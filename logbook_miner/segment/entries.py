@@ -103,7 +103,7 @@ def segment(doc: Document, default_timezone: str | None = None,
     first_heading = heads[0].index if heads else len(lines)
     heads, toc = _drop_toc(heads, lines)
     left_out = toc | column_names
-    heads = _prefer_styled(heads)
+    heads = _prefer_styled(heads, doc.format)
     ends = [h.index for h in heads[1:]] + [len(lines)]
     for head, end in zip(heads, ends, strict=False):
         head.body = [line for i, line in enumerate(lines[head.index + head.span:end],
@@ -208,9 +208,11 @@ def _item_text(line: Line) -> str | None:
     return text[mark.end() if mark else 0:].removesuffix("|").strip()
 
 
-def _prefer_styled(heads: list[_Heading]) -> list[_Heading]:
-    """Where styled headings carry dates, a plain date-led line is prose or a wrapped line."""
-    if any(h.when is not None for h in heads if h.level != _BODY_LEVEL):
+def _prefer_styled(heads: list[_Heading], fmt: str) -> list[_Heading]:
+    """Where styled headings carry dates, a plain date-led line is prose or a wrapped line (not
+    beside a Markdown bold line, which wraps nothing: "2024-05-01: launched" stays an entry)."""
+    if any(h.when is not None for h in heads
+           if h.level != _BODY_LEVEL and not (h.bold and fmt == "markdown")):
         return [h for h in heads if h.level != _BODY_LEVEL]
     return heads
 
