@@ -360,8 +360,8 @@ def test_an_entry_titled_as_plans_after_its_date_reports_nothing(classifier: Cla
     assert "architecture_change" in codes(classifier, plans, heading="2025-04-30 · r15 launched")
     # a title's plan words are whole words: an unplanned stop is one that happened
     stop = "NCCL watchdog timed out and the job tore down. Relaunched from step 31,000."
-    assert {"network.interconnect", "restart"} <= codes(
-        classifier, stop, heading="AAR 2025-05-17: First unplanned stop, NCCL timeout at step 31,2xx")
+    title = "AAR 2025-05-17: First unplanned stop, NCCL timeout at step 31,2xx"
+    assert {"network.interconnect", "restart"} <= codes(classifier, stop, heading=title)
     # options weighed are an aside; candidates put to a test are not
     burn_in = "Ran dcgmi diag on all 56: hal-g017 diag failed on GPU 3. Both left drained."
     assert {"hardware.gpu", "node_replacement"} <= codes(
