@@ -24,6 +24,11 @@ _LINE_LEAD = frozenset(" \t*_`[]()0123456789:")
 _MOST_NAMES = 20  # a logbook names a few operators; a pasted list of thousands names none
 
 
+def _as_word(alternatives: str) -> re.Pattern:
+    """`alternatives` matched as a whole word, not inside a handle, a path or another word."""
+    return re.compile(rf"(?<![\w@#/.-])(?:{alternatives})(?![\w-])")
+
+
 def _opens_sentence(text: str, at: int) -> bool:
     """True if the word at `at` is its line's or its sentence's first ("Asked support ...",
     "[09:10] Pinged support", "03:12 Rebooted ops-01", "1) Opened a ticket")."""
@@ -57,7 +62,7 @@ class OperatorNames:
             libraries=re.compile(taxonomy["shared"]["library"]["LOWER"]["REGEX"]),
             defined=re.compile(rf"{_NAME}(?:{alternatives(section['name_then'])}|"
                                rf"(?P<mid>{alternatives(section['name_then_mid_sentence'])}))"),
-            always=re.compile(rf"(?<![\w@#/.-])(?:{alternatives(section['always'])})(?![\w-])"))
+            always=_as_word(alternatives(section["always"])))
 
     def of(self, texts: list[str]) -> list[str]:
         """The names `texts` (a whole logbook's, read text by text) give an operator."""
@@ -135,7 +140,7 @@ class LogbookNames:
         words.update((name, self.tools.read_as) for name in tools)
         names = "|".join([*map(re.escape, operators),  # as written; a tool's in any case
                           *(f"(?i:{re.escape(name)})" for name in tools)])
-        return Renaming(re.compile(rf"(?<![\w@#/.-])(?:{names})(?![\w-])"), words)
+        return Renaming(_as_word(names), words)
 
 
 @dataclass(frozen=True)
