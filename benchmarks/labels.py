@@ -105,7 +105,8 @@ CHECK = ("bloom-tr11-176b-prequel", "cpm-live", "opt-175b-56_percent_update",
          "synth-two-founder-apple-notes-log", "synth-supercomputing-centre-support-digest",
          "synth-contractor-timesheet-task-lines", "synth-it-vendor-client-status-mails",
          "synth-robotics-lab-teams-channel-export", "synth-autonomy-shift-log-table",
-         "synth-aerospace-test-campaign-log", "synth-automotive-supplier-weekly-status")
+         "synth-aerospace-test-campaign-log", "synth-automotive-supplier-weekly-status",
+         "synth-insurance-jira-changelog", "synth-korean-game-studio-scrum")
 # A logbook split in two: entries before the date, or before the entry with this
 # heading, are tune; the rest check.
 SPLITS = {"cpm-live": "2022-10-01", "bloom-tr11-176b-prequel": "main-1"}
