@@ -106,7 +106,9 @@ CHECK = ("bloom-tr11-176b-prequel", "cpm-live", "opt-175b-56_percent_update",
          "synth-contractor-timesheet-task-lines", "synth-it-vendor-client-status-mails",
          "synth-robotics-lab-teams-channel-export", "synth-autonomy-shift-log-table",
          "synth-aerospace-test-campaign-log", "synth-automotive-supplier-weekly-status",
-         "synth-insurance-jira-changelog", "synth-korean-game-studio-scrum")
+         "synth-insurance-jira-changelog", "synth-korean-game-studio-scrum",
+         "synth-offshore-it-services-status-mails",
+         "synth-whiteboard-standup-photos-transcribed")
 # A logbook split in two: entries before the date, or before the entry with this
 # heading, are tune; the rest check.
 SPLITS = {"cpm-live": "2022-10-01", "bloom-tr11-176b-prequel": "main-1"}
