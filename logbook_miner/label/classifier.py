@@ -316,15 +316,14 @@ class Classifier:
                             and not _announced(cue, entry))
             kept = self.consequences.kept(cues, entry)
             kept = kept_before_trouble(kept, entry)
-            trended = [lb for lb in trends.mine_trends(entry) if not _inside(lb, asides)]
-            labels = [lb for lb in _best(kept, {lb.code for lb in trended})
-                      if lb.code not in self.marks]
+            labels = [lb for lb in _best(kept) if lb.code not in self.marks]
             refers = [lb for lb in labels if lb.code == context.RECURRENCE]
             labels = [lb for lb in labels if lb.code != context.RECURRENCE]
             # "same error" in an entry that names its own symptom refers to that one
             if refers and not any(lb.code in self.recurrence.symptoms for lb in labels):
                 labels += _new_codes(labels, self._recurred(refers[0], results))
-            labels += _new_codes(labels, trended)
+            labels += _new_codes(labels, [lb for lb in trends.mine_trends(entry)
+                                          if not _inside(lb, asides)])
             # not filtered by asides: of the 5 it would drop in the written logbooks, 3 are right
             learned = self.layer.added(entry, labels) if self.layer else []
             if learned:
@@ -560,11 +559,9 @@ class _Spans:
         return False
 
 
-def _best(cues: list[Cue], told: set[str]) -> list[Label]:
-    """One label per code: the most confident cue, the earliest on ties (heading first).
-    `told`: the codes the entry's numbers tell (trends), which a cue's `needs` reads too: a
-    workaround set against a slowdown told only as "step time 6.90 s before, 7.52 s since"."""
-    found = {cue.label.code for cue in cues} | told
+def _best(cues: list[Cue]) -> list[Label]:
+    """One label per code: the most confident cue, the earliest on ties (heading first)."""
+    found = {cue.label.code for cue in cues}
     cues = [cue for cue in cues if not cue.rule.needs or cue.rule.needs & found]
     events = {cue.label.code for cue in cues if not cue.rule.counted}  # what `unless` reads
     spans = _Spans(cues, set().union(*(cue.rule.inside for cue in cues)))  # only what is asked
