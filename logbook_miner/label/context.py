@@ -130,11 +130,11 @@ def load_rules(path: Path) -> tuple[dict[str, Rule], list[dict], list[dict]]:
             patterns.append({"label": rule_id, "pattern": optimise(pattern)})
     for label, key in ((PSEUDO, "pseudo"), (CAUSE, "causal_links")):
         for pattern in data.get(key, []):
-            patterns.append({"label": label, "pattern": pattern})
+            patterns.append({"label": label, "pattern": optimise(pattern)})
     categories = {rule.category for rule in rules.values()}
     stops = [stop for terminator in data.get("terminators", [])
              for stop in _stops(terminator, categories, path)]
-    stops += [{"label": f"{TERMINATE}:{category}", "pattern": pattern}
+    stops += [{"label": f"{TERMINATE}:{category}", "pattern": optimise(pattern)}
               for category, group in data.get("category_terminators", {}).items()
               for pattern in group]
     return rules, patterns, stops
@@ -157,13 +157,13 @@ def _stops(terminator: list | dict, categories: set[str], path: Path) -> list[di
     because a checkpoint was corrupted": the cause is their story too; "our job crashed
     because another team's job filled /scratch" is still our crash)."""
     if isinstance(terminator, list):
-        return [{"label": TERMINATE, "pattern": terminator}]
+        return [{"label": TERMINATE, "pattern": optimise(terminator)}]
     carried = set(terminator["carried_by"])
     if unknown := carried - categories:
         raise ValueError(f"{path}: a terminator is carried_by unknown categories "
                          f"{sorted(unknown)} (known: {sorted(categories)})")
     return [{"label": f"{TERMINATE}{'<' if category in carried else ':'}{category}",
-             "pattern": terminator["pattern"]} for category in sorted(categories)]
+             "pattern": optimise(terminator["pattern"])} for category in sorted(categories)]
 
 
 # a command or setting line (a code block's, whose fences the reader drops) right after a
