@@ -182,6 +182,9 @@ def test_the_headings_year_turns_only_at_the_years_end(tmp_path, title, headings
     (["07/03/2023", "07/13/2023", "13/07/2023"], False,
      ["2023-07-03", "2023-07-13", "2023-07-13"]),
     (["07/03/2023", "08/04/2023"], False, ["2023-07-03", "2023-08-04"]),  # nothing says
+    # a two-digit year counts in a date that leads its line
+    (["03/07/24 night shift", "13/07/24 night shift", "04/08/24"], True,
+     ["2024-07-03", "2024-07-13", "2024-08-04"]),
 ])
 def test_a_logbook_that_writes_day_first_is_read_day_first(tmp_path, headings, dayfirst, dates):
     assert not reads_dayfirst([*headings, "TP/PP/DP = 16/8/32"]) or dayfirst  # no date
@@ -189,6 +192,19 @@ def test_a_logbook_that_writes_day_first_is_read_day_first(tmp_path, headings, d
     notes = tmp_path / "standup.md"
     notes.write_text("".join(f"### {h}\n\nall fine\n\n" for h in headings), encoding="utf-8")
     assert [str(e.date) for e in segment(read(notes))] == dates
+
+
+@pytest.mark.parametrize(("legend", "dates"), [
+    ("Dates are DD/MM/YY.", ["2024-07-03", "2024-08-04"]),
+    ("Date order: day-month-year", ["2024-07-03", "2024-08-04"]),
+    ("All dates MM/DD/YY.", ["2024-03-07", "2024-04-08"]),
+    ("Kept at the console, initials on each line.", ["2024-03-07", "2024-04-08"]),
+])
+def test_a_legend_says_how_a_logbook_writes_its_dates(tmp_path, legend, dates):
+    notes = tmp_path / "console.md"
+    notes.write_text(f"# Console log\n\n{legend}\n\n## 03/07/24 (JK)\n\nall fine\n\n"
+                     "## 04/08/24 (AL)\n\nall fine\n", encoding="utf-8")
+    assert [str(e.date) for e in segment(read(notes)) if e.date] == dates
 
 
 @pytest.mark.parametrize(("given", "dates"), [

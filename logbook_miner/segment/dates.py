@@ -87,6 +87,9 @@ _BARE_DAY = re.compile(r"\s*(?P<a>[0-3]?\d)/(?P<b>[0-3]?\d)"
                        r"(?=\s*$|\s+\d{1,2}:\d\d|\s*[:\u2013\u2014-]\s)")
 # day and month both numbers, with a year (what says whether a logbook writes the day first)
 _NUMERIC = [p for p in DATE_PATTERNS if "a" in p.groupindex and "year" in p.groupindex]
+# a legend of the order: "Dates DD/MM/YY", "(day/month/year)", "mm-dd-yyyy"
+_DAY_FIRST_LEGEND = re.compile(r"(?i)\b(?:dd|day)\s?[/.-]\s?(?:mm|month)\b")
+_MONTH_FIRST_LEGEND = re.compile(r"(?i)\b(?:mm|month)\s?[/.-]\s?(?:dd|day)\b")
 _TIME = re.compile(
     r"(?:\s*(?:T|_|,|at|@))?\s*(?P<hour>[0-2]?\d)(?::(?P<minute>[0-5]\d))?(?::(?P<second>[0-5]\d))?"
     r"(?:\s*(?P<ampm>[ap]\.?m\.?))?(?=Z(?!\w)|:(?!\d)|[^\w:]|$)",
@@ -162,16 +165,19 @@ def find_dates(text: str, dayfirst: bool = False) -> list[DateMatch]:
 
 def reads_dayfirst(texts: Iterable[str]) -> bool:
     """Whether a logbook writes its numeric dates day first: some say so (13/03/2024, a day
-    past 12 first) and none says otherwise (03/13/2024). Then 04/03/2024 is 4 March in it,
-    as its writer meant, not 3 April. Only dates with a four-digit year count: "TP/PP/DP =
-    16/8/32" is no date."""
+    past 12 first, or a legend: "dates are DD/MM/YY") and none says otherwise (03/13/2024,
+    "MM/DD"). Then 04/03/2024 is 4 March in it, as its writer meant, not 3 April. A date
+    counts when it has a four-digit year or leads its line ("13/03/24 - night shift"):
+    "TP/PP/DP = 16/8/32" is no date."""
     day_first = month_first = False
     for text in texts:
+        day_first |= _DAY_FIRST_LEGEND.search(text) is not None
+        month_first |= _MONTH_FIRST_LEGEND.search(text) is not None
         for pattern in _NUMERIC:
             if _NEEDS[pattern] not in text:
                 continue
             for m in pattern.finditer(text):
-                if len(m["year"]) != 4:
+                if len(m["year"]) != 4 and _LEAD.match(text).end() != m.start():
                     continue
                 a, b = int(m["a"]), int(m["b"])
                 day_first |= 12 < a <= 31 and 1 <= b <= 12
