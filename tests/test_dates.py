@@ -187,7 +187,8 @@ def test_the_headings_year_turns_only_at_the_years_end(tmp_path, title, headings
      ["2024-07-03", "2024-07-13", "2024-08-04"]),
 ])
 def test_a_logbook_that_writes_day_first_is_read_day_first(tmp_path, headings, dayfirst, dates):
-    assert not reads_dayfirst([*headings, "TP/PP/DP = 16/8/32"]) or dayfirst  # no date
+    assert not reads_dayfirst([*headings, "TP/PP/DP = 16/8/32"]) or dayfirst  # no dates
+    assert not reads_dayfirst([*headings, "16/8/32 -> 38% MFU"]) or dayfirst
     assert reads_dayfirst(headings) == dayfirst
     notes = tmp_path / "standup.md"
     notes.write_text("".join(f"### {h}\n\nall fine\n\n" for h in headings), encoding="utf-8")
@@ -205,6 +206,13 @@ def test_a_legend_says_how_a_logbook_writes_its_dates(tmp_path, legend, dates):
     notes.write_text(f"# Console log\n\n{legend}\n\n## 03/07/24 (JK)\n\nall fine\n\n"
                      "## 04/08/24 (AL)\n\nall fine\n", encoding="utf-8")
     assert [str(e.date) for e in segment(read(notes)) if e.date] == dates
+
+
+@pytest.mark.parametrize("line", ["Checkpoints are named ckpt-YYYY-MM-DD so they sort.",
+                                  "Spend per day/month: $1.2k / $36k.", "Rain: 0.8 mm/day."])
+def test_a_format_or_a_unit_is_no_legend(line):
+    assert reads_dayfirst([line, "13/03/2024", "05/04/2024"])
+    assert not reads_dayfirst([line, "04/03/2024", "04/05/2024"])
 
 
 @pytest.mark.parametrize(("given", "dates"), [

@@ -269,9 +269,10 @@ def variant_group(code: str, settings: list[str], words: list[dict], shared: dic
 _ARTICLE = {"LOWER": {"IN": ["the", "a", "an"]}, "OP": "?"}
 
 
-def variable_groups(rows: list[dict], set_verb: dict) -> dict[str, list[dict]]:
+def variable_groups(rows: list[dict], set_verb: dict, change_verb: dict) -> dict[str, list[dict]]:
     """Cues that an environment variable was set, by code (taxonomy.yaml's `variables`):
-    "export NCCL_DEBUG=INFO", "set `NCCL_IB_TIMEOUT`", "CUDA_LAUNCH_BLOCKING=1". A variable
+    "export NCCL_DEBUG=INFO", "set `NCCL_IB_TIMEOUT`", "CUDA_LAUNCH_BLOCKING=1", and for a
+    row `changed_is_set`, changed to a value: "raised NCCL_IB_RETRY_CNT to 13". A variable
     belongs to the first row whose names match it, so each later row excludes the earlier;
     a row's `inside` is the group's (a setting a tool's own message advises)."""
     groups: dict[str, list[dict]] = {}
@@ -286,6 +287,9 @@ def variable_groups(rows: list[dict], set_verb: dict) -> dict[str, list[dict]]:
                   [{"TEXT": {"REGEX": rf"{variable}=\S+?`?$"}}, _TICK,
                    {"LOWER": {"IN": ["was", "were", "is", "got", "has", "been"]}, "OP": "{0,2}"},
                    {"LOWER": {"IN": ["exported", "set", "added", "applied"]}}]]
+        if row.get("changed_is_set"):
+            tokens.append([change_verb, _ARTICLE, _TICK, {"TEXT": {"REGEX": rf"{variable}`?$"}},
+                           _TICK, {"LOWER": {"IN": ["to", "from"]}}, {"LIKE_NUM": True}])
         if row.get("assigned_is_set"):
             tokens += [[{"TEXT": {"REGEX": rf"{variable}=\S+$"}}],
                        [{"TEXT": {"REGEX": rf"{variable}`?$"}}, {"ORTH": "="}]]

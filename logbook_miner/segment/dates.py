@@ -87,9 +87,13 @@ _BARE_DAY = re.compile(r"\s*(?P<a>[0-3]?\d)/(?P<b>[0-3]?\d)"
                        r"(?=\s*$|\s+\d{1,2}:\d\d|\s*[:\u2013\u2014-]\s)")
 # day and month both numbers, with a year (what says whether a logbook writes the day first)
 _NUMERIC = [p for p in DATE_PATTERNS if "a" in p.groupindex and "year" in p.groupindex]
-# a legend of the order: "Dates DD/MM/YY", "(day/month/year)", "mm-dd-yyyy"
-_DAY_FIRST_LEGEND = re.compile(r"(?i)\b(?:dd|day)\s?[/.-]\s?(?:mm|month)\b")
-_MONTH_FIRST_LEGEND = re.compile(r"(?i)\b(?:mm|month)\s?[/.-]\s?(?:dd|day)\b")
+# a legend of the order, all three parts: "Dates DD/MM/YY", "(day/month/year)", "mm-dd-yyyy"
+# (not "ckpt-YYYY-MM-DD", year first, nor "per day/month")
+_YEAR = r"(?:yy|yyyy|year)"
+_DAY_FIRST_LEGEND = re.compile(rf"(?i)\b(?:dd|day)\s?([/.-])\s?(?:mm|month)\s?\1\s?{_YEAR}\b")
+_MONTH_FIRST_LEGEND = re.compile(rf"(?i)\b(?:mm|month)\s?([/.-])\s?(?:dd|day)\s?\1\s?{_YEAR}\b")
+# what follows a number triple that is no date: "16/8/32 -> 38% MFU", "16/8/32 = TP/PP/DP"
+_NOT_A_DATE_AFTER = re.compile(r"\s*(?:->|=>|→|=|:\s*\d)")
 _TIME = re.compile(
     r"(?:\s*(?:T|_|,|at|@))?\s*(?P<hour>[0-2]?\d)(?::(?P<minute>[0-5]\d))?(?::(?P<second>[0-5]\d))?"
     r"(?:\s*(?P<ampm>[ap]\.?m\.?))?(?=Z(?!\w)|:(?!\d)|[^\w:]|$)",
@@ -168,7 +172,7 @@ def reads_dayfirst(texts: Iterable[str]) -> bool:
     past 12 first, or a legend: "dates are DD/MM/YY") and none says otherwise (03/13/2024,
     "MM/DD"). Then 04/03/2024 is 4 March in it, as its writer meant, not 3 April. A date
     counts when it has a four-digit year or leads its line ("13/03/24 - night shift"):
-    "TP/PP/DP = 16/8/32" is no date."""
+    "TP/PP/DP = 16/8/32" and "16/8/32 -> 38% MFU" are no dates."""
     day_first = month_first = False
     for text in texts:
         day_first |= _DAY_FIRST_LEGEND.search(text) is not None
@@ -177,7 +181,8 @@ def reads_dayfirst(texts: Iterable[str]) -> bool:
             if _NEEDS[pattern] not in text:
                 continue
             for m in pattern.finditer(text):
-                if len(m["year"]) != 4 and _LEAD.match(text).end() != m.start():
+                if len(m["year"]) != 4 and (_LEAD.match(text).end() != m.start()
+                                            or _NOT_A_DATE_AFTER.match(text, m.end())):
                     continue
                 a, b = int(m["a"]), int(m["b"])
                 day_first |= 12 < a <= 31 and 1 <= b <= 12
