@@ -170,7 +170,7 @@ def find_dates(text: str, dayfirst: bool = False) -> list[DateMatch]:
 def reads_dayfirst(texts: Iterable[str]) -> bool:
     """Whether a logbook writes its numeric dates day first: some say so (13/03/2024, a day
     past 12 first, or a legend: "dates are DD/MM/YY") and none says otherwise (03/13/2024,
-    "MM/DD"). Then 04/03/2024 is 4 March in it, as its writer meant, not 3 April. A date
+    "MM/DD/YY"). Then 04/03/2024 is 4 March in it, as its writer meant, not 3 April. A date
     counts when it has a four-digit year or leads its line ("13/03/24 - night shift"):
     "TP/PP/DP = 16/8/32" and "16/8/32 -> 38% MFU" are no dates."""
     day_first = month_first = False
