@@ -218,8 +218,7 @@ def _taxonomy_rules(taxonomy: dict) -> tuple[dict[str, Rule], list[dict]]:
     rules: dict[str, Rule] = {}
     patterns = []
     shared = taxonomy["shared"]
-    variables = variable_groups(taxonomy.get("variables", []), shared["set_verb"],
-                                shared["change_verb"])
+    variables = variable_groups(taxonomy.get("variables", []), shared)
     components = component_groups(taxonomy.get("components", []), shared)
     tallies = tally_groups(taxonomy.get("tallies", []), shared)
     for code, spec in taxonomy["codes"].items():

@@ -269,7 +269,7 @@ def variant_group(code: str, settings: list[str], words: list[dict], shared: dic
 _ARTICLE = {"LOWER": {"IN": ["the", "a", "an"]}, "OP": "?"}
 
 
-def variable_groups(rows: list[dict], set_verb: dict, change_verb: dict) -> dict[str, list[dict]]:
+def variable_groups(rows: list[dict], shared: dict) -> dict[str, list[dict]]:
     """Cues that an environment variable was set, by code (taxonomy.yaml's `variables`):
     "export NCCL_DEBUG=INFO", "set `NCCL_IB_TIMEOUT`", "CUDA_LAUNCH_BLOCKING=1", and for a
     row `changed_is_set`, changed to a value: "raised NCCL_IB_RETRY_CNT to 13". A variable
@@ -280,7 +280,7 @@ def variable_groups(rows: list[dict], set_verb: dict, change_verb: dict) -> dict
     for row in rows:
         names = "|".join(row["names"])
         variable = rf"^`?{''.join(f'(?!({n})(=|`|$))' for n in earlier)}({names})"
-        tokens = [[set_verb, _ARTICLE, _TICK,
+        tokens = [[shared["set_verb"], _ARTICLE, _TICK,
                    {"TEXT": {"REGEX": rf"{variable}(=\S*)?`?$"}}, {"ORTH": "=", "OP": "?"}],
                   # the verb after: "with `NCCL_IB_QPS_PER_CONNECTION=4` exported", "`X=0` was
                   # added to the job launch script"
@@ -288,8 +288,9 @@ def variable_groups(rows: list[dict], set_verb: dict, change_verb: dict) -> dict
                    {"LOWER": {"IN": ["was", "were", "is", "got", "has", "been"]}, "OP": "{0,2}"},
                    {"LOWER": {"IN": ["exported", "set", "added", "applied"]}}]]
         if row.get("changed_is_set"):
-            tokens.append([change_verb, _ARTICLE, _TICK, {"TEXT": {"REGEX": rf"{variable}`?$"}},
-                           _TICK, {"LOWER": {"IN": ["to", "from"]}}, {"LIKE_NUM": True}])
+            tokens.append([shared["change_verb"], _ARTICLE, _TICK,
+                           {"TEXT": {"REGEX": rf"{variable}`?$"}}, _TICK,
+                           {"LOWER": {"IN": ["to", "from"]}}, {"LIKE_NUM": True}])
         if row.get("assigned_is_set"):
             tokens += [[{"TEXT": {"REGEX": rf"{variable}=\S+$"}}],
                        [{"TEXT": {"REGEX": rf"{variable}`?$"}}, {"ORTH": "="}]]

@@ -88,10 +88,9 @@ _BARE_DAY = re.compile(r"\s*(?P<a>[0-3]?\d)/(?P<b>[0-3]?\d)"
 # day and month both numbers, with a year (what says whether a logbook writes the day first)
 _NUMERIC = [p for p in DATE_PATTERNS if "a" in p.groupindex and "year" in p.groupindex]
 # a legend of the order, all three parts: "Dates DD/MM/YY", "(day/month/year)", "mm-dd-yyyy"
-# (not "ckpt-YYYY-MM-DD", year first, nor "per day/month")
-_YEAR = r"(?:yy|yyyy|year)"
-_DAY_FIRST_LEGEND = re.compile(rf"(?i)\b(?:dd|day)\s?([/.-])\s?(?:mm|month)\s?\1\s?{_YEAR}\b")
-_MONTH_FIRST_LEGEND = re.compile(rf"(?i)\b(?:mm|month)\s?([/.-])\s?(?:dd|day)\s?\1\s?{_YEAR}\b")
+# (not "ckpt-YYYY-MM-DD", year first, nor "per day/month"); its first part says which comes first
+_LEGEND = re.compile(r"(?i)\b(?P<first>dd|day|mm|month)\s?(?P<sep>[/.-])\s?"
+                     r"(?P<second>dd|day|mm|month)\s?(?P=sep)\s?(?:yy|yyyy|year)\b")
 # what follows a number triple that is no date: "16/8/32 -> 38% MFU", "16/8/32 = TP/PP/DP"
 _NOT_A_DATE_AFTER = re.compile(r"\s*(?:->|=>|→|=|:\s*\d)")
 _TIME = re.compile(
@@ -175,8 +174,10 @@ def reads_dayfirst(texts: Iterable[str]) -> bool:
     "TP/PP/DP = 16/8/32" and "16/8/32 -> 38% MFU" are no dates."""
     day_first = month_first = False
     for text in texts:
-        day_first |= _DAY_FIRST_LEGEND.search(text) is not None
-        month_first |= _MONTH_FIRST_LEGEND.search(text) is not None
+        for legend in _LEGEND.finditer(text):
+            first, second = legend["first"][0].lower(), legend["second"][0].lower()
+            day_first |= (first, second) == ("d", "m")
+            month_first |= (first, second) == ("m", "d")
         for pattern in _NUMERIC:
             if _NEEDS[pattern] not in text:
                 continue
