@@ -136,6 +136,21 @@ def test_a_weekday_picks_the_year_the_logbook_writes(tmp_path):
     assert [e.date for e in segment(read(notes))] == [None]
 
 
+def test_bold_lines_led_by_a_weekday_and_day_are_entries(tmp_path):
+    """A titled document whose entries are bold lines "**Mon 3/4 — ...**" (a Google Doc pasted
+    as Markdown): the weekday-led date opens the line, so each is an entry, its year the one
+    the title writes, its heading without the bold marks."""
+    notes = tmp_path / "account.md"
+    notes.write_text("# Orion Labs account — CSM notes (Q1 2024)\n\nOwner: me.\n\n"
+                     "**Mon 3/4 — Kickoff call**\n\nThey started on 32 nodes.\n\n"
+                     "**Wed 3/6 — Ticket 4411**\n\nA node lost a GPU; we swapped it.\n",
+                     encoding="utf-8")
+    assert [(e.heading, e.date) for e in segment(read(notes))][1:] == [
+        ("Mon 3/4 — Kickoff call", date(2024, 3, 4)), ("Wed 3/6 — Ticket 4411", date(2024, 3, 6))]
+    assert leading_when("Mon 4/8 TP").date.weekday == 0  # a weekday's date opens at the weekday
+    assert leading_when("- Mon 3/4 call") is None  # a list item does not begin with a date
+
+
 def test_a_month_and_day_take_the_year_the_logbook_writes(tmp_path):
     """"Dec 30" under "# Run notes 2023" is 30 December 2023, and the "Jan 2" after it is in
     2024: each takes the year that puts it nearest the entry before."""

@@ -108,6 +108,8 @@ _LEAD = re.compile(
     r"^(?:\s|\*\*|__|#+\s|[\[(<]|=+|~+|-{2,}|"
     r"(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]*\.?,?\s+(?=\w)|"
     r"(?:Day|Week|Entry)\s+#?\d+\b[\s,:.\-\u2013\u2014]*)*")
+# a weekday at the end of the lead, where a date written with it opens ("Mon 3/4")
+_LEADING_WEEKDAY = re.compile(r"(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]*\.?,?\s+$")
 
 # Abbreviations as written in logbooks -> IANA zones; a US "ET"/"PT" follows DST.
 ZONES = {
@@ -221,12 +223,17 @@ def leading_when(text: str, dayfirst: bool = False) -> When | None:
     A list item (`* 2021-11-17 ...`, `- Nov 5: ...`) does not begin with a date.
     """
     lead = len(text) - len(_LEAD.sub("", text))
-    # the first date found, if it opens at `lead`, is a match there: most lines have none,
+    # where the date may open: after the lead, or at a weekday the lead ends with, which a date
+    # without its year needs ("**Mon 3/4 — call notes**")
+    weekday = _LEADING_WEEKDAY.search(text, 0, lead)
+    opens = (lead, weekday.start()) if weekday else (lead,)
+    # the first date found, if it opens there, is a match there: most lines have none,
     # which a match per pattern tells, cheaper than finding every date
-    if not any(_NEEDS.get(p, "") in text and p.match(text, lead) for p in DATE_PATTERNS):
+    if not any(_NEEDS.get(p, "") in text and p.match(text, start)
+               for p in DATE_PATTERNS for start in opens):
         return None
     dates = find_dates(text, dayfirst)
-    if not dates or dates[0].start != lead:
+    if not dates or dates[0].start not in opens:
         return None
     return when_at(text, dates[0])
 

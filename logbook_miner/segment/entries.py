@@ -41,6 +41,7 @@ _MARKED_ITEM = re.compile(r"\s*(?:(?:[-*+]|\d{1,3}[.)]|[a-z][.)]) (?=\S))?")
 _STRUCTURE_BOLD_LEVEL = 7  # a bold line standing alone, where headings have levels, not sizes
 _INDENTED = 2.0  # points or spaces: a line indented this much is a list item or quote
 _MAX_HEADING_CHARS = 250
+_EMPHASIS = ("**", "__")  # Markdown's bold marks, which a dated line kept as written may wrap
 _MAX_STANDALONE_BOLD_CHARS = 120
 _LEADER_CHARS = ".·…_"
 _AUTHOR = re.compile(r"\[(?P<name>[A-Z][\w.' -]{0,40}?)\]")
@@ -390,7 +391,7 @@ def _leading_text(lines: list[Line], any_heading: bool, wrapped: bool) -> Entry 
         if line.text.strip() and (i == 0 or not lines[i - 1].text.strip()))
     if not body or (any_heading and blocks < 2):
         return None
-    return Entry(seq=1, heading=body[0].text.strip(),
+    return Entry(seq=1, heading=_unwrapped(body[0].text.strip()),
                  text=_body_text(body[1:]), page_start=body[0].page, page_end=body[-1].page)
 
 
@@ -398,7 +399,7 @@ def _to_entry(seq: int, head: _Heading, dayfirst: bool) -> Entry:
     heading = " ".join(head.text.split())
     body = head.body
     pages = [line.page for line in body if line.page is not None and line.text.strip()]
-    entry = Entry(seq=seq, heading=heading, text=_body_text(body), page_start=head.page,
+    entry = Entry(seq=seq, heading=_unwrapped(heading), text=_body_text(body), page_start=head.page,
                   page_end=pages[-1] if pages else head.page)
     when = head.when
     tail = heading[when.end:] if when else heading
@@ -411,6 +412,15 @@ def _to_entry(seq: int, head: _Heading, dayfirst: bool) -> Entry:
     _read_preamble(entry, body, dayfirst, when.date if when else None,
                    dates_too=when is None or when.date.year is None)
     return entry
+
+
+def _unwrapped(text: str) -> str:
+    """A line set in bold as a whole, without its marks: a dated line or a title kept as the
+    Markdown wrote it ("**Mon 3/4 — call notes**")."""
+    for mark in _EMPHASIS:
+        if len(text) > 2 * len(mark) and text.startswith(mark) and text.endswith(mark):
+            return text[len(mark):-len(mark)].strip()
+    return text
 
 
 def _run_id(tail: str) -> str | None:
