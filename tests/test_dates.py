@@ -151,6 +151,33 @@ def test_bold_lines_led_by_a_weekday_and_day_are_entries(tmp_path):
     assert leading_when("- Mon 3/4 call") is None  # a list item does not begin with a date
 
 
+def test_where_no_heading_writes_a_year(tmp_path):
+    """The year of a full date before the first entry dates "Mon 24 Mar"; with no year written
+    anywhere, the latest recent year whose calendar fits every weekday does; "3/12 Mon" is a
+    day and month with its weekday after it (not "3/12 Monitoring")."""
+    notes = tmp_path / "bujo.md"
+    notes.write_text("# on-call bujo\n\nmy rotation: 3 Mar – 13 Apr 2025.\n\n## Mon 24 Mar\n\n"
+                     "quiet\n\n## Tue 25 Mar\n\nswap\n", encoding="utf-8")
+    assert [e.date for e in segment(read(notes))][1:] == [date(2025, 3, 24), date(2025, 3, 25)]
+    notes.write_text("# Account notes\n\n## 3/4 Mon\n\ncall\n\n## 3/6 (Wed)\n\nticket\n\n"
+                     "## 3/12 Monitoring\n\nnot a date\n", encoding="utf-8")
+    fitting = [year for year in range(date.today().year, date.today().year - 10, -1)
+               if date(year, 3, 4).weekday() == 0 and date(year, 3, 4) <= date.today()]
+    assert [(e.heading, e.date) for e in segment(read(notes))] == [
+        ("3/4 Mon", date(fitting[0], 3, 4)), ("3/6 (Wed)", date(fitting[0], 3, 6)),
+        ("3/12 Monitoring", None)]
+    assert heading_when("3/12 Monitoring") is None
+
+
+def test_a_mail_archive_heading_is_dated_by_its_posting_stamp():
+    """A subject naming the day of the work it announces is dated when it was posted."""
+    when = heading_when("[users] Planned maintenance Sat Oct 12, 08:00-16:00 — "
+                        "Tue Oct 8 21:14:03 CEST 2024")
+    assert (when.date.month, when.date.day, when.time, when.timezone) == (10, 8, "21:14:03",
+                                                                          "CEST")
+    assert heading_when("Oct 3 incident, Oct 5 12:00 update").date.day == 3
+
+
 def test_a_month_and_day_take_the_year_the_logbook_writes(tmp_path):
     """"Dec 30" under "# Run notes 2023" is 30 December 2023, and the "Jan 2" after it is in
     2024: each takes the year that puts it nearest the entry before."""

@@ -39,6 +39,9 @@ _OTHER_MONTH = _MONTH.replace("?P<mon>", "?:")  # a range's last month: "Apr 29 
 WEEKDAYS = {name: number
             for number, name in enumerate(("mon", "tue", "wed", "thu", "fri", "sat", "sun"))}
 
+# a weekday's name, in full or cut short ("Mon", "Tues", "Thurs")
+_WEEKDAY = (r"(?P<weekday>mon(?:day)?|tue(?:s(?:day)?)?|wed(?:nesday)?|thu(?:r(?:s(?:day)?)?)?"
+            r"|fri(?:day)?|sat(?:urday)?|sun(?:day)?)")
 _NEEDS: dict[re.Pattern, str] = {}  # a date regex -> a character every text it matches holds
 
 
@@ -77,13 +80,11 @@ DATE_PATTERNS = [
              r"(?![\d.])"),
     # Mon 6/3, Tuesday 6/4: a day and month with no year are a date only after a weekday
     # ("TP/PP 4/8" is none); the weekday later picks the year (`year_of_weekday`)
-    _needing("/", r"(?i)\b(?P<weekday>mon(?:day)?|tue(?:s(?:day)?)?|wed(?:nesday)?"
-             r"|thu(?:r(?:s(?:day)?)?)?|fri(?:day)?|sat(?:urday)?|sun(?:day)?)\b\.?,?\s+"
-             r"(?P<a>[0-3]?\d)/(?P<b>[0-3]?\d)(?![\d/])"),
+    _needing("/", rf"(?i)\b{_WEEKDAY}\b\.?,?\s+(?P<a>[0-3]?\d)/(?P<b>[0-3]?\d)(?![\d/])"),
 ]
-# a heading that is only a day and month: "6/3", "6/3 14:20 UTC" (not "TP/PP 4/8", not "1/2 of
-# the nodes": a styled heading only, never a line of the body, see `heading_when`)
-_BARE_DAY = re.compile(r"\s*(?P<a>[0-3]?\d)/(?P<b>[0-3]?\d)"
+# a heading that is only a day and month: "6/3", "6/3 14:20 UTC", "3/12 Mon" (not "TP/PP 4/8",
+# not "1/2 of the nodes": a styled heading only, never a line of the body, see `heading_when`)
+_BARE_DAY = re.compile(rf"\s*(?P<a>[0-3]?\d)/(?P<b>[0-3]?\d)(?:\s+\(?(?i:{_WEEKDAY})\.?\)?)?"
                        r"(?=\s*$|\s+\d{1,2}:\d\d|\s*[:\u2013\u2014-]\s)")
 # day and month both numbers, with a year (what says whether a logbook writes the day first)
 _NUMERIC = [p for p in DATE_PATTERNS if "a" in p.groupindex and "year" in p.groupindex]
@@ -98,6 +99,8 @@ _TIME = re.compile(
     r"(?:\s*(?P<ampm>[ap]\.?m\.?))?(?=Z(?!\w)|:(?!\d)|[^\w:]|$)",
     re.IGNORECASE,
 )
+# a date's clock to the second, as a mail archive stamps a post ("Tue Oct 8 21:14:03 CEST 2024")
+_STAMP = re.compile(r"\s+[0-2]?\d:[0-5]\d:[0-5]\d\b")
 _ZONE = re.compile(r"\s*\(?(?P<zone>Z|[A-Z]{2,5}|UTC[+-]\d{1,2})\)?(?![\w])")
 
 # What may stand before a leading date: space, emphasis, a Markdown '#', a bracket (an
@@ -242,8 +245,8 @@ def heading_when(text: str, dayfirst: bool = False) -> When | None:
     """The first date in a heading, with the time and zone written right after it; a heading
     that is only a day and month ("6/3", "6/3 14:20") is one too, its year found later."""
     dates = find_dates(text, dayfirst)
-    if dates:
-        return when_at(text, dates[0])
+    if dates:  # a mail's subject may name other days: its posting stamp dates it
+        return when_at(text, next((d for d in dates[1:] if _STAMP.match(text, d.end)), dates[0]))
     bare = _BARE_DAY.match(text)
     found = _to_match(bare, dayfirst) if bare else None
     return when_at(text, found) if found else None

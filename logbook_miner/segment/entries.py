@@ -511,7 +511,8 @@ def _complete_dates(entries: list[Entry], no_year: dict[int, dates.DateMatch],
     """Years from neighbours (or from a weekday, or the entry before, and the year the headings
     write most: "June 3" under "# Run notes 2023"), UTC timestamps, chronology flags."""
     nearest = _nearest_dated(entries, no_year) if no_year else []
-    written_year = _most_written_year(titles) if no_year else None
+    written_year = (_most_written_year(titles) or _preamble_year(entries, min(no_year))
+                    or _weekdays_year(list(no_year.values())) if no_year else None)
     previous: date | None = None  # the last year-less date dated from the headings' year
     for i, entry in enumerate(entries):
         if i in no_year:
@@ -554,6 +555,27 @@ def _most_written_year(titles: list[str]) -> int | None:
     years = Counter(int(m[0]) for title in titles for m in _YEAR.finditer(title)
                     if int(m[0]) <= latest and not _COUNTED.match(title, m.end()))
     return max(years, key=lambda year: (years[year], year)) if years else None
+
+
+def _preamble_year(entries: list[Entry], first_dated: int) -> int | None:
+    """The year of the latest full date the text before the first dated entry writes ("my
+    rotation: 3 Mar – 13 Apr 2025" over headings "Mon 24 Mar"), where no heading names one."""
+    years = [found.year for entry in entries[:first_dated]
+             for found in dates.find_dates(f"{entry.heading}\n{entry.text}")
+             if found.year is not None and not found.partial]
+    return max(years, default=None)
+
+
+def _weekdays_year(found: list[dates.DateMatch]) -> int | None:
+    """Where no text writes a year, the latest of the last ten whose calendar puts every
+    weekday-dated heading ("Mon 3/4", "Wed 3/6") on its weekday, none of them after today."""
+    dated = [d for d in found if d.weekday is not None]
+    today = date.today()
+    for year in range(today.year, today.year - 10, -1) if len(dated) > 1 else ():
+        days = [dates.year_of_weekday(d.month, d.day, d.weekday, year) for d in dated]
+        if all(day is not None and day <= today for day in days):
+            return year
+    return None
 
 
 def _in_year_of(found: dates.DateMatch, previous: date | None, written_year: int) -> date | None:
