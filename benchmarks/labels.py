@@ -109,7 +109,8 @@ CHECK = ("bloom-tr11-176b-prequel", "cpm-live", "opt-175b-56_percent_update",
          "synth-insurance-jira-changelog", "synth-korean-game-studio-scrum",
          "synth-offshore-it-services-status-mails",
          "synth-whiteboard-standup-photos-transcribed", "synth-ocr-scanned-paper-logbook",
-         "synth-volunteer-swarm-training-updates")
+         "synth-volunteer-swarm-training-updates", "synth-legaltech-google-doc-run-journal",
+         "synth-gpu-cloud-csm-account-notes")
 # A logbook split in two: entries before the date, or before the entry with this
 # heading, are tune; the rest check.
 SPLITS = {"cpm-live": "2022-10-01", "bloom-tr11-176b-prequel": "main-1"}
