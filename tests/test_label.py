@@ -475,6 +475,14 @@ def test_normalise_changes_each_whitespace_run_and_long_word() -> None:
         assert normalise(text) == _normalise_every_run(text), repr(text)
 
 
+def test_normalise_reads_a_space_between_thousands_as_a_comma() -> None:
+    """"step 75 000" (French, SI) is one number to the cues, and its evidence is the original's."""
+    flat, where = normalise("back to the checkpoint 75 000, then 1\u202f500 000 tokens; TP 2 PP 4")
+    assert flat == "back to the checkpoint 75,000, then 1,500,000 tokens; TP 2 PP 4"
+    assert len(where) == len(flat) + 1
+    assert normalise("years 2023 2024, phone +47 912")[0] == "years 2023 2024, phone +47,912"
+
+
 def test_a_column_gap_is_two_spaces_or_more_between_words() -> None:
     gap = re.compile(r"(?<=\S) {2,}(?=\S)")  # as written first; the module's opens with a space
     rng = random.Random(0)
