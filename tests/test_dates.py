@@ -121,6 +121,10 @@ def test_a_sentence_dated_ahead_names_only_later_days() -> None:
     assert names_only_later_days("back on 3 Jan", date(2023, 12, 28))
     assert not names_only_later_days("since 2023-12-01, no step", date(2023, 12, 28))
     assert not names_only_later_days("no date here", date(2023, 12, 28))
+    stamp = "Planned maintenance Sat Oct 12 — Tue Oct 8 21:14:03 CEST 2024"  # a mail's subject
+    assert names_only_later_days(stamp, date(2024, 10, 8), stamped=True)
+    assert not names_only_later_days(stamp, date(2024, 10, 8))
+    assert not names_only_later_days("Maintenance Oct 8", date(2024, 10, 8), stamped=True)
 
 
 def test_a_weekday_picks_the_year_the_logbook_writes(tmp_path):

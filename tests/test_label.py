@@ -382,6 +382,18 @@ def test_maintenance_announced_for_a_later_day_has_not_happened(classifier: Clas
     assert maintenance(date(2024, 2, 2))
 
 
+def test_a_notice_stamped_in_its_heading_is_announced_with_what_it_lists(
+        classifier: Classifier) -> None:
+    """A mail dated by its stamp announces the maintenance its subject names, and the driver
+    upgrade it lists is the operators' plan, not the team's dependency_change (rule 10)."""
+    entry = Entry(seq=1, heading="[users] Planned maintenance Sat Oct 12 — Tue Oct 8 21:14:03 2024",
+                  text="Planned:\n\n1. NVIDIA driver 535.183 → 550.90 on all A100 nodes\n",
+                  date=date(2024, 10, 8))
+    assert classifier.classify([entry])[0].labels == []
+    entry.date = date(2024, 10, 12)  # the same words on the day report it
+    assert "infra.maintenance" in {lb.code for lb in classifier.classify([entry])[0].labels}
+
+
 def test_a_pasted_trace_is_evidence(classifier: Classifier) -> None:
     trace = (
         "The job stopped at 13:34, no idea why yet:\n\n```\n"

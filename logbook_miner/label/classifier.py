@@ -312,11 +312,14 @@ class Classifier:
                             and not counters.counted_none(cue.label.start, cue.label.end,
                                                           zeros[field])
                             and not any(_inside(cue.label, lines[i])
-                                        for i in self.dropped_by[cue.label.code])
-                            and not _announced(cue, entry))
+                                        for i in self.dropped_by[cue.label.code]))
+            # an event announced ahead is not labelled, but still explains what it will bring
+            # (`unless`: the driver upgrade a maintenance notice lists is the operators')
+            ahead = {cue.label.code for cue in cues if _announced(cue, entry)}
+            cues = [cue for cue in cues if not _announced(cue, entry)] if ahead else cues
             kept = self.consequences.kept(cues, entry)
             kept = kept_before_trouble(kept, entry)
-            labels = [lb for lb in _best(kept) if lb.code not in self.marks]
+            labels = [lb for lb in _best(kept, ahead) if lb.code not in self.marks]
             refers = [lb for lb in labels if lb.code == context.RECURRENCE]
             labels = [lb for lb in labels if lb.code != context.RECURRENCE]
             # "same error" in an entry that names its own symptom refers to that one
@@ -499,7 +502,8 @@ def _announced(cue: Cue, entry: Entry) -> bool:
     if not cue.rule.announced_ahead or entry.date is None:
         return False
     text = getattr(entry, cue.label.field) or ""
-    return names_only_later_days(text[cue.sentence_start:cue.sentence_end], entry.date)
+    return names_only_later_days(text[cue.sentence_start:cue.sentence_end], entry.date,
+                                 stamped=cue.label.field == "heading")
 
 
 def _new_codes(labels: list[Label], more: list[Label]) -> list[Label]:
@@ -559,11 +563,12 @@ class _Spans:
         return False
 
 
-def _best(cues: list[Cue]) -> list[Label]:
-    """One label per code: the most confident cue, the earliest on ties (heading first)."""
+def _best(cues: list[Cue], ahead: set[str] = frozenset()) -> list[Label]:
+    """One label per code: the most confident cue, the earliest on ties (heading first).
+    `ahead`: the codes of events announced ahead, which `unless` reads too."""
     found = {cue.label.code for cue in cues}
     cues = [cue for cue in cues if not cue.rule.needs or cue.rule.needs & found]
-    events = {cue.label.code for cue in cues if not cue.rule.counted}  # what `unless` reads
+    events = {cue.label.code for cue in cues if not cue.rule.counted} | ahead  # `unless` reads
     spans = _Spans(cues, set().union(*(cue.rule.inside for cue in cues)))  # only what is asked
     best: dict[str, Label] = {}
     order = {field: i for i, field in enumerate(FIELDS)}

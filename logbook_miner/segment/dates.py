@@ -312,12 +312,14 @@ def to_utc(day: date, clock: str | None, zone: str | None) -> datetime | None:
     return local.astimezone(UTC).replace(tzinfo=None)
 
 
-def names_only_later_days(text: str, day: date) -> bool:
+def names_only_later_days(text: str, day: date, stamped: bool = False) -> bool:
     """Whether `text` names days, all of them after `day` (a date without its year is read in
     the year that puts it nearest `day`): "maintenance 30 Jan - 1 Feb" in a note of 19 January,
-    not in one of 30 January."""
+    not in one of 30 January. In a `stamped` text (a heading that holds its entry's date) that
+    day itself is no day it names: "Planned maintenance Sat Oct 12 — Tue Oct 8 21:14:03"."""
     named = [found.value or infer_year(found.month, found.day, day)
              for found in find_dates(text) if not found.partial]
+    named = [d for d in named if not (stamped and d == day)]
     return bool(named) and min(named) > day
 
 
