@@ -182,6 +182,34 @@ def test_a_mail_archive_heading_is_dated_by_its_posting_stamp():
     assert heading_when("Oct 3 incident, Oct 5 12:00 update").date.day == 3
 
 
+@pytest.mark.parametrize("text, expected", [
+    # a dated list under a short preamble
+    ("Notes for run sparrow-2, kept by Mike\n\n- 3/5/24: started on 4 nodes\n"
+     "- 3/6/24: sp-03 went down, restarted\n  lost 45 min\n",
+     [("3/5/24: started on 4 nodes", date(2024, 3, 5)),
+      ("3/6/24: sp-03 went down, restarted", date(2024, 3, 6))]),
+    # a mail thread exported: each header block titles and dates its message
+    ("# Mail export\n\nFrom: Priya <p@x.org>\nDate: Mon, 4 Mar 2024 18:02:10 +0100\n"
+     "Subject: run-42 launched\n\nUp on 256 GPUs.\n\nFrom: Jonas <j@x.org>\n"
+     "Date: Tue, 5 Mar 2024 09:14:22 +0100\nSubject: Re: run-42 launched\n\nLost a-117.\n",
+     [("run-42 launched", date(2024, 3, 4)), ("Re: run-42 launched", date(2024, 3, 5))]),
+    # a chat export, each message under its author and time, under a title naming its dates
+    ("# #ops — export (01/03/2024 – 15/03/2024)\n\n**Alice Smith** — 04/03/2024 09:14\n"
+     "Kicked off the run.\n\n**Ben Okafor** — 05/03/2024 02:51\ngpu-b07 is down\n",
+     [("#ops — export (01/03/2024 – 15/03/2024)", date(2024, 3, 1)),
+      ("Alice Smith — 04/03/2024 09:14", date(2024, 3, 4)),
+      ("Ben Okafor — 05/03/2024 02:51", date(2024, 3, 5))]),
+    # ISO weeks, each dated by its Monday
+    ("# Weekly log\n\n## 2024-W10\n\n- Mon: launched\n\n## 2025-W01\n\n- Tue: quiet\n",
+     [("2024-W10", date(2024, 3, 4)), ("2025-W01", date(2024, 12, 30))]),
+])
+def test_entries_of_other_shapes(tmp_path, text, expected):
+    """Shapes of logbook written for the project (benchmarks/README: segmentation stress)."""
+    notes = tmp_path / "notes.md"
+    notes.write_text(text, encoding="utf-8")
+    assert [(e.heading, e.date) for e in segment(read(notes)) if e.date] == expected
+
+
 def test_a_month_and_day_take_the_year_the_logbook_writes(tmp_path):
     """"Dec 30" under "# Run notes 2023" is 30 December 2023, and the "Jan 2" after it is in
     2024: each takes the year that puts it nearest the entry before."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime, time
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -57,6 +57,8 @@ def _needing(character: str, regex: str) -> re.Pattern:
 DATE_PATTERNS = [
     re.compile(r"(?<![\d.])(?P<year>(?:19|20)\d\d)[-/._](?P<month>[01]?\d)[-/._](?P<day>[0-3]?\d)(?!\d)"),
     re.compile(r"(?<![\d.])(?P<year>(?:19|20)\d\d)-(?P<month>[01]?\d)-(?P<partial>XX|xx|\?\?)"),
+    # an ISO week, dated by its Monday: "2024-W10", "2024W10"
+    _needing("W", r"(?<![\d.])(?P<year>(?:19|20)\d\d)-?W(?P<isoweek>[0-5]\d)(?![\d-])"),
     # Nov 5, November 5th 2021, June, 12 (a comma after the month, as CPM-Live writes it);
     # a range is dated by its first day: Apr 8-19, 2024; 8-14 April 2024; the 8th of April
     re.compile(rf"\b{_MONTH},?\s+{_DAY}{_RANGE_END}\b(?:,?\s+(?P<year>(?:19|20)\d\d)\b)?"),
@@ -99,6 +101,8 @@ _TIME = re.compile(
     r"(?:\s*(?P<ampm>[ap]\.?m\.?))?(?=Z(?!\w)|:(?!\d)|[^\w:]|$)",
     re.IGNORECASE,
 )
+# a name that heads a line, then a dash: "**Alice Smith** — ", "@kiri - "
+_BYLINE = re.compile(r"(?:\*\*|__)?@?[A-Z][\w.'-]*(?: [A-Z][\w.'-]*){0,3}(?:\*\*|__)?\s*[—–-]\s+")
 # a date's clock to the second, as a mail archive stamps a post ("Tue Oct 8 21:14:03 CEST 2024")
 _STAMP = re.compile(r"\s+[0-2]?\d:[0-5]\d:[0-5]\d\b")
 _ZONE = re.compile(r"\s*\(?(?P<zone>Z|[A-Z]{2,5}|UTC[+-]\d{1,2})\)?(?![\w])")
@@ -201,7 +205,14 @@ def _to_match(m: re.Match, dayfirst: bool) -> DateMatch | None:
     year = int(groups["year"]) if groups.get("year") else None
     if year is not None and year < 100:
         year += 2000
-    if groups.get("partial"):
+    if groups.get("isoweek"):
+        try:
+            monday = date.fromisocalendar(year, int(groups["isoweek"]), 1)
+        except ValueError:  # week 0, or a 53rd the year has not
+            return None
+        month, day = monday.month, monday.day
+        year = monday.year  # week 1 may begin in December
+    elif groups.get("partial"):
         month, day = int(groups["month"]), 1
     elif groups.get("mon"):
         month, day = MONTHS[groups["mon"].lower().rstrip(".")], int(groups["day"])
@@ -239,6 +250,18 @@ def leading_when(text: str, dayfirst: bool = False) -> When | None:
     if not dates or dates[0].start not in opens:
         return None
     return when_at(text, dates[0])
+
+
+def byline_when(text: str, dayfirst: bool = False) -> When | None:
+    """The date of a line that is only a name and when it wrote, as a chat export heads each
+    message ("**Alice Smith** — 04/03/2024 09:14"): the date, its time and zone end the line."""
+    name = _BYLINE.match(text)
+    when = leading_when(text[name.end():], dayfirst) if name else None
+    if when is None or text[name.end() + when.end:].strip(" *_"):
+        return None
+    at = name.end()
+    found = replace(when.date, start=when.date.start + at, end=when.date.end + at)
+    return replace(when, date=found, end=when.end + at)
 
 
 def heading_when(text: str, dayfirst: bool = False) -> When | None:

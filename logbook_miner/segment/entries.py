@@ -41,7 +41,7 @@ _MARKED_ITEM = re.compile(r"\s*(?:(?:[-*+]|\d{1,3}[.)]|[a-z][.)]) (?=\S))?")
 _STRUCTURE_BOLD_LEVEL = 7  # a bold line standing alone, where headings have levels, not sizes
 _INDENTED = 2.0  # points or spaces: a line indented this much is a list item or quote
 _MAX_HEADING_CHARS = 250
-_EMPHASIS = ("**", "__")  # Markdown's bold marks, which a dated line kept as written may wrap
+_EMPHASIS = re.compile(r"(\*\*|__)(\S(?:.*?\S)?)\1")  # Markdown's bold: "**Alice Smith**"
 _MAX_STANDALONE_BOLD_CHARS = 120
 _LEADER_CHARS = ".·…_"
 _AUTHOR = re.compile(r"\[(?P<name>[A-Z][\w.' -]{0,40}?)\]")
@@ -63,8 +63,11 @@ _COUNTED = re.compile(r"\s*(?:gpus?|nodes?|hosts?|tokens?|steps?|its?|iters?|sam
                       re.IGNORECASE)  # "2048 GPUs" counts, it dates nothing ("2023 items" does)
 _TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$")  # |---|:--:|
 # a list item's bullet or number, a table row's bar, a date's label ("Date: 2023-03-04")
-_ITEM_MARK = re.compile(r"(?:[-*+\u2022|]|\d{1,3}[.)](?=\s)|(?:Date|Dated|Posted|Updated)\s*:)\s*",
-                        re.IGNORECASE)
+_DATE_LABEL = r"(?:Date|Dated|Posted|Updated)\s*:"
+_ITEM_MARK = re.compile(rf"(?:[-*+\u2022|]|\d{{1,3}}[.)](?=\s)|{_DATE_LABEL})\s*", re.IGNORECASE)
+_FIELD = re.compile(r"(?P<name>[A-Za-z][\w-]{0,20})\s*:\s+(?P<value>\S.*)")  # "Subject: run-42"
+# a mail's or a post's date field, whose stamp to the second is no log line's
+_DATE_FIELD = re.compile(_DATE_LABEL, re.IGNORECASE)
 # "Author: Jun Tan <jtan@>", "By: hlin · Reviewers: ptak": a name, up to another field
 _BYLINE = re.compile(r"^\W*(?:authors?|written by|posted by|by)\s*:\W*(?P<name>[^:·|;]{1,200}?)"
                      r"\s*(?:[·|;]|$)", re.IGNORECASE)
@@ -133,10 +136,14 @@ def _find_headings(lines: list[Line], dayfirst: bool) -> list[_Heading]:
         bold = level is None and _standalone(lines, i) and line.bold and line.indent < _INDENTED
         if bold:
             level = levels.get("bold")  # indented, it is a list item or a table's header row
+        if level is None and _starts_block(lines, i) and (mail := _mail_header(lines, i, dayfirst)):
+            heads.append(mail)
+            continue
         in_list = bool(heads) and heads[-1].level == _BODY_LEVEL and i - heads[-1].index <= 2
         could_lead = level is not None or (
             line.indent < _INDENTED and (_starts_block(lines, i) or in_list))
-        when = dates.leading_when(text, dayfirst) if could_lead else None
+        when = (dates.leading_when(text, dayfirst) or dates.byline_when(text, dayfirst)
+                if could_lead else None)
         date_led = when is not None and not _log_line(when, text)
         if level is None and date_led:
             level = _BODY_LEVEL
@@ -147,16 +154,34 @@ def _find_headings(lines: list[Line], dayfirst: bool) -> list[_Heading]:
     return heads
 
 
+def _mail_header(lines: list[Line], i: int, dayfirst: bool) -> _Heading | None:
+    """A mail's header block at line i, a field a line (From:, To:, Date:, Subject:), as an
+    export of a thread writes one over each message: a heading titled by its Subject, dated
+    by its Date, its body the message under it."""
+    fields: dict[str, str] = {}
+    end = i
+    while end < len(lines) and (field := _FIELD.fullmatch(lines[end].text.strip())):
+        fields.setdefault(field["name"].lower(), field["value"])
+        end += 1
+    when = dates.leading_when(fields["date"], dayfirst) if {"from", "date"} <= set(fields) else None
+    if when is None:
+        return None
+    return _Heading(i, fields.get("subject", fields["date"]), _BODY_LEVEL, when,
+                    page=lines[i].page, span=end - i)
+
+
 def _dated_items(lines: list[Line], heads: list[_Heading], dayfirst: bool) -> list[_Heading]:
     """The outermost list items, table rows and `Date:` lines that begin with a date, where
     they are the document: two or more, and every other non-blank line a heading, a table
-    line or a line of an item's block (up to the next blank line). A report that holds a
-    dated list or a timeline table among its paragraphs keeps them as its text."""
+    line, a line of an item's block (up to the next blank line) or one of a short preamble
+    before the first ("Notes for run sparrow-2, kept by Mike"). A report that holds a dated
+    list or a timeline table among its paragraphs keeps them as its text."""
     found = []
     for i, line in enumerate(lines):
         text = _item_text(line)
         when = dates.leading_when(text, dayfirst) if text else None
-        if when is not None and not _log_line(when, text):
+        if when is not None and (_DATE_FIELD.match(line.text.strip())
+                                 or not _log_line(when, text)):
             depth = line.indent + len(line.text) - len(line.text.lstrip())
             found.append((depth, _Heading(i, text, _BODY_LEVEL, when, page=line.page)))
     outermost = min((depth for depth, _ in found), default=0)
@@ -165,11 +190,14 @@ def _dated_items(lines: list[Line], heads: list[_Heading], dayfirst: bool) -> li
         return []
     starts = {item.index for item in items}
     other = {head.index for head in heads}
+    preamble = [i for i, line in enumerate(lines[:items[0].index])
+                if line.text.strip() and i not in other]
+    allowed = other | (set(preamble) if len(preamble) <= _PREAMBLE_LINES else set())
     in_item = False
     for i, line in enumerate(lines):
         text = line.text.strip()
         in_item = bool(text) and (in_item or i in starts)
-        if text and not (in_item or i in other or "|" in text):
+        if text and not (in_item or i in allowed or "|" in text):
             return []
     return items
 
@@ -211,9 +239,12 @@ def _item_text(line: Line) -> str | None:
 
 def _prefer_styled(heads: list[_Heading], fmt: str) -> list[_Heading]:
     """Where styled headings carry dates, a plain date-led line is prose or a wrapped line (not
-    beside a Markdown bold line, which wraps nothing: "2024-05-01: launched" stays an entry)."""
-    if any(h.when is not None for h in heads
-           if h.level != _BODY_LEVEL and not (h.bold and fmt == "markdown")):
+    beside a Markdown bold line, which wraps nothing: "2024-05-01: launched" stays an entry;
+    nor under a Markdown title alone that names the dates it covers: "# #ops — export
+    (01/03/2024 – 15/03/2024)")."""
+    dated = [h for h in heads if h.when is not None and h.level != _BODY_LEVEL
+             and not (h.bold and fmt == "markdown")]
+    if len(dated) > (1 if fmt == "markdown" else 0):
         return [h for h in heads if h.level != _BODY_LEVEL]
     return heads
 
@@ -415,12 +446,9 @@ def _to_entry(seq: int, head: _Heading, dayfirst: bool) -> Entry:
 
 
 def _unwrapped(text: str) -> str:
-    """A line set in bold as a whole, without its marks: a dated line or a title kept as the
-    Markdown wrote it ("**Mon 3/4 — call notes**")."""
-    for mark in _EMPHASIS:
-        if len(text) > 2 * len(mark) and text.startswith(mark) and text.endswith(mark):
-            return text[len(mark):-len(mark)].strip()
-    return text
+    """A heading without the bold marks of a dated line or title kept as the Markdown wrote
+    it: "**Mon 3/4 — call notes**", "**Alice Smith** — 04/03/2024 09:14"."""
+    return _EMPHASIS.sub(r"\2", text).strip()
 
 
 def _run_id(tail: str) -> str | None:
