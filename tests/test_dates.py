@@ -199,6 +199,10 @@ def test_a_mail_archive_heading_is_dated_by_its_posting_stamp():
      [("#ops — export (01/03/2024 – 15/03/2024)", date(2024, 3, 1)),
       ("Alice Smith — 04/03/2024 09:14", date(2024, 3, 4)),
       ("Ben Okafor — 05/03/2024 02:51", date(2024, 3, 5))]),
+    # a `Date:` line right under a heading dates that heading's entry (rule 13), preamble or not
+    ("# Run diary\n\nKept by the on-call.\n\n## Day 1\n\nDate: 2024-03-04\nLaunched.\n\n"
+     "## Day 2\n\nDate: 2024-03-05\nNode 12 died.\n",
+     [("Day 1", date(2024, 3, 4)), ("Day 2", date(2024, 3, 5))]),
     # ISO weeks, each dated by its Monday
     ("# Weekly log\n\n## 2024-W10\n\n- Mon: launched\n\n## 2025-W01\n\n- Tue: quiet\n",
      [("2024-W10", date(2024, 3, 4)), ("2025-W01", date(2024, 12, 30))]),

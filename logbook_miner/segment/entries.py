@@ -177,19 +177,23 @@ def _dated_items(lines: list[Line], heads: list[_Heading], dayfirst: bool) -> li
     before the first ("Notes for run sparrow-2, kept by Mike"). A report that holds a dated
     list or a timeline table among its paragraphs keeps them as its text."""
     found = []
+    other = {head.index for head in heads}
+    last_text = -1  # the last non-blank line before this one
     for i, line in enumerate(lines):
         text = _item_text(line)
         when = dates.leading_when(text, dayfirst) if text else None
-        if when is not None and (_DATE_FIELD.match(line.text.strip())
-                                 or not _log_line(when, text)):
+        field = _DATE_FIELD.match(line.text.strip())
+        # (a `Date:` right under a heading dates that heading's entry: "## Day 1" / "Date: ...")
+        if when is not None and not (field and last_text in other) and (
+                field or not _log_line(when, text)):
             depth = line.indent + len(line.text) - len(line.text.lstrip())
             found.append((depth, _Heading(i, text, _BODY_LEVEL, when, page=line.page)))
+        last_text = i if line.text.strip() else last_text
     outermost = min((depth for depth, _ in found), default=0)
     items = [item for depth, item in found if depth == outermost]
     if len(items) < 2:
         return []
     starts = {item.index for item in items}
-    other = {head.index for head in heads}
     preamble = [i for i, line in enumerate(lines[:items[0].index])
                 if line.text.strip() and i not in other]
     allowed = other | (set(preamble) if len(preamble) <= _PREAMBLE_LINES else set())
