@@ -127,6 +127,10 @@ def test_a_sentence_dated_ahead_names_only_later_days() -> None:
     assert names_only_later_days(stamp, date(2024, 10, 8), stamped=True)
     assert not names_only_later_days(stamp, date(2024, 10, 8))
     assert not names_only_later_days("Maintenance Oct 8", date(2024, 10, 8), stamped=True)
+    assert names_only_later_days("[users] 2024-01-19 Scheduled maintenance 2024-01-23",
+                                 date(2024, 1, 19), stamped=True)
+    assert not names_only_later_days("2024-03-02 — maintenance done, next window 2024-04-06",
+                                     date(2024, 3, 2), stamped=True)
 
 
 def test_a_weekday_picks_the_year_the_logbook_writes(tmp_path):
@@ -205,6 +209,21 @@ def test_a_mail_archive_heading_is_dated_by_its_posting_stamp():
     ("# Run diary\n\nKept by the on-call.\n\n## Day 1\n\nDate: 2024-03-04\nLaunched.\n\n"
      "## Day 2\n\nDate: 2024-03-05\nNode 12 died.\n",
      [("Day 1", date(2024, 3, 4)), ("Day 2", date(2024, 3, 5))]),
+    # a heading's later date clocked to the second is a log's, not a posting stamp
+    ("## Incident 2024-03-05 — last good checkpoint 2024-03-03 22:14:09\n\nJob hung.\n",
+     [("Incident 2024-03-05 — last good checkpoint 2024-03-03 22:14:09", date(2024, 3, 5))]),
+    # a handover template's fields under Date:/From: stay its text
+    ("Date: 2024-03-04\nFrom: night shift\nSummary: gpu-12 crashed with Xid 79\n\n"
+     "Date: 2024-03-05\nFrom: day shift\nSummary: quiet\n",
+     [("2024-03-04", date(2024, 3, 4)), ("2024-03-05", date(2024, 3, 5))]),
+    # a preamble's date is a neighbour: the January after a run that ended in December
+    ("# Sparrow-3\n\nContinues the run that ended 2023-12-20.\n\n## Jan 5\n\nlaunched\n\n"
+     "## Jan 9\n\nnode died\n", [("Jan 5", date(2024, 1, 5)), ("Jan 9", date(2024, 1, 9))]),
+    # under a dated section heading, a timeline's date-led lines stay its text
+    ("# Notes\n\n## 2024-03-04 Incident: NCCL hang\n\nTimeline:\n\nMar 3 — job started\n\n"
+     "Mar 4 — job hung, restarted\n\n## 2024-03-06 quiet\n\nnothing\n",
+     [("2024-03-04 Incident: NCCL hang", date(2024, 3, 4)),
+      ("2024-03-06 quiet", date(2024, 3, 6))]),
     # ISO weeks, each dated by its Monday
     ("# Weekly log\n\n## 2024-W10\n\n- Mon: launched\n\n## 2025-W01\n\n- Tue: quiet\n",
      [("2024-W10", date(2024, 3, 4)), ("2025-W01", date(2024, 12, 30))]),

@@ -313,10 +313,12 @@ class Classifier:
                                                           zeros[field])
                             and not any(_inside(cue.label, lines[i])
                                         for i in self.dropped_by[cue.label.code]))
-            # an event announced ahead is not labelled, but still explains what it will bring
-            # (`unless`: the driver upgrade a maintenance notice lists is the operators')
-            ahead = {cue.label.code for cue in cues if _announced(cue, entry)}
-            cues = [cue for cue in cues if not _announced(cue, entry)] if ahead else cues
+            # an event announced ahead is not labelled; announced by the heading, a notice's
+            # subject, it still explains what the notice lists (`unless`: the driver upgrade a
+            # maintenance notice lists is the operators')
+            announced = [cue for cue in cues if _announced(cue, entry)]
+            ahead = {cue.label.code for cue in announced if cue.label.field == "heading"}
+            cues = [cue for cue in cues if cue not in announced] if announced else cues
             kept = self.consequences.kept(cues, entry)
             kept = kept_before_trouble(kept, entry)
             labels = [lb for lb in _best(kept, ahead) if lb.code not in self.marks]

@@ -103,6 +103,7 @@ _TIME = re.compile(
 )
 # a name that heads a line, then a dash: "**Alice Smith** — ", "@kiri - "
 _BYLINE = re.compile(r"(?:\*\*|__)?@?[A-Z][\w.'-]*(?: [A-Z][\w.'-]*){0,3}(?:\*\*|__)?\s*[—–-]\s+")
+_DONE = re.compile(r"(?i)\b(done|completed|complete|finished|ended|went (fine|well|smoothly))\b")
 # a date's clock to the second, as a mail archive stamps a post ("Tue Oct 8 21:14:03 CEST 2024")
 _STAMP = re.compile(r"\s+[0-2]?\d:[0-5]\d:[0-5]\d\b")
 _ZONE = re.compile(r"\s*\(?(?P<zone>Z|[A-Z]{2,5}|UTC[+-]\d{1,2})\)?(?![\w])")
@@ -252,13 +253,19 @@ def leading_when(text: str, dayfirst: bool = False) -> When | None:
     return when_at(text, dates[0])
 
 
+def _posting_stamp(text: str, found: DateMatch) -> bool:
+    """A date as a mail archive stamps a post: after its weekday, clocked to the second ("Tue
+    Oct 8 21:14:03 CEST 2024"; not "last good checkpoint 2024-03-03 22:14:09")."""
+    return bool(_STAMP.match(text, found.end) and _LEADING_WEEKDAY.search(text, 0, found.start))
+
+
 def byline_when(text: str, dayfirst: bool = False) -> When | None:
     """The date of a line that is only a name and when it wrote, as a chat export heads each
-    message ("**Alice Smith** — 04/03/2024 09:14"): the date, its time and zone end the line."""
+    message ("**Alice Smith** — 04/03/2024 09:14"): a date and its time end the line."""
     name = _BYLINE.match(text)
     when = leading_when(text[name.end():], dayfirst) if name else None
-    if when is None or text[name.end() + when.end:].strip(" *_"):
-        return None
+    if when is None or when.time is None or text[name.end() + when.end:].strip(" *_"):
+        return None  # ("Vendor ETA – 2024-03-11" is a line of the body)
     at = name.end()
     found = replace(when.date, start=when.date.start + at, end=when.date.end + at)
     return replace(when, date=found, end=when.end + at)
@@ -269,7 +276,7 @@ def heading_when(text: str, dayfirst: bool = False) -> When | None:
     that is only a day and month ("6/3", "6/3 14:20") is one too, its year found later."""
     dates = find_dates(text, dayfirst)
     if dates:  # a mail's subject may name other days: its posting stamp dates it
-        return when_at(text, next((d for d in dates[1:] if _STAMP.match(text, d.end)), dates[0]))
+        return when_at(text, next((d for d in dates[1:] if _posting_stamp(text, d)), dates[0]))
     bare = _BARE_DAY.match(text)
     found = _to_match(bare, dayfirst) if bare else None
     return when_at(text, found) if found else None
@@ -338,11 +345,16 @@ def to_utc(day: date, clock: str | None, zone: str | None) -> datetime | None:
 def names_only_later_days(text: str, day: date, stamped: bool = False) -> bool:
     """Whether `text` names days, all of them after `day` (a date without its year is read in
     the year that puts it nearest `day`): "maintenance 30 Jan - 1 Feb" in a note of 19 January,
-    not in one of 30 January. In a `stamped` text (a heading that holds its entry's date) that
-    day itself is no day it names: "Planned maintenance Sat Oct 12 — Tue Oct 8 21:14:03"."""
-    named = [found.value or infer_year(found.month, found.day, day)
-             for found in find_dates(text) if not found.partial]
-    named = [d for d in named if not (stamped and d == day)]
+    not in one of 30 January; not one that says it is done. In a `stamped` text (a heading) its
+    entry's own day, first or as a mail's posting stamp, is no day it names: "[users] 2024-01-19
+    Scheduled maintenance 2024-01-23", "Planned maintenance Sat Oct 12 — Tue Oct 8 21:14:03"."""
+    if _DONE.search(text):  # "maintenance done, next window 2024-04-06" reports it
+        return False
+    found = [d for d in find_dates(text) if not d.partial]
+    if stamped:  # its first date when that is its entry's day, and a posting stamp anywhere
+        found = [d for k, d in enumerate(found) if not _posting_stamp(text, d)
+                 and not (k == 0 and (d.value or infer_year(d.month, d.day, day)) == day)]
+    named = [d.value or infer_year(d.month, d.day, day) for d in found]
     return bool(named) and min(named) > day
 
 

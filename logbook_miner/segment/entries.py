@@ -41,7 +41,8 @@ _MARKED_ITEM = re.compile(r"\s*(?:(?:[-*+]|\d{1,3}[.)]|[a-z][.)]) (?=\S))?")
 _STRUCTURE_BOLD_LEVEL = 7  # a bold line standing alone, where headings have levels, not sizes
 _INDENTED = 2.0  # points or spaces: a line indented this much is a list item or quote
 _MAX_HEADING_CHARS = 250
-_EMPHASIS = re.compile(r"(\*\*|__)(\S(?:.*?\S)?)\1")  # Markdown's bold: "**Alice Smith**"
+# Markdown's bold around words: "**Alice Smith**" (not "2**16", nor "__init__.py")
+_EMPHASIS = re.compile(r"(?<![\w*])(\*\*)(\S(?:.*?\S)?)\*\*(?![\w*])")
 _MAX_STANDALONE_BOLD_CHARS = 120
 _LEADER_CHARS = ".·…_"
 _AUTHOR = re.compile(r"\[(?P<name>[A-Z][\w.' -]{0,40}?)\]")
@@ -66,6 +67,9 @@ _TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$")  
 _DATE_LABEL = r"(?:Date|Dated|Posted|Updated)\s*:"
 _ITEM_MARK = re.compile(rf"(?:[-*+\u2022|]|\d{{1,3}}[.)](?=\s)|{_DATE_LABEL})\s*", re.IGNORECASE)
 _FIELD = re.compile(r"(?P<name>[A-Za-z][\w-]{0,20})\s*:\s+(?P<value>\S.*)")  # "Subject: run-42"
+# a mail header's fields (a handover template's "Summary:", "Action:" are its body)
+_MAIL_FIELDS = frozenset({"from", "to", "cc", "bcc", "date", "sent", "subject", "reply-to",
+                          "message-id", "in-reply-to", "references", "list-id", "organization"})
 # a mail's or a post's date field, whose stamp to the second is no log line's
 _DATE_FIELD = re.compile(_DATE_LABEL, re.IGNORECASE)
 # "Author: Jun Tan <jtan@>", "By: hlin · Reviewers: ptak": a name, up to another field
@@ -160,7 +164,8 @@ def _mail_header(lines: list[Line], i: int, dayfirst: bool) -> _Heading | None:
     by its Date, its body the message under it."""
     fields: dict[str, str] = {}
     end = i
-    while end < len(lines) and (field := _FIELD.fullmatch(lines[end].text.strip())):
+    while end < len(lines) and (field := _FIELD.fullmatch(lines[end].text.strip())) and (
+            field["name"].lower() in _MAIL_FIELDS):
         fields.setdefault(field["name"].lower(), field["value"])
         end += 1
     when = dates.leading_when(fields["date"], dayfirst) if {"from", "date"} <= set(fields) else None
@@ -248,7 +253,9 @@ def _prefer_styled(heads: list[_Heading], fmt: str) -> list[_Heading]:
     (01/03/2024 – 15/03/2024)")."""
     dated = [h for h in heads if h.when is not None and h.level != _BODY_LEVEL
              and not (h.bold and fmt == "markdown")]
-    if len(dated) > (1 if fmt == "markdown" else 0):
+    title_only = (fmt == "markdown" and len(dated) == 1 and dated[0] is heads[0]
+                  and dated[0].level == 1)
+    if dated and not title_only:
         return [h for h in heads if h.level != _BODY_LEVEL]
     return heads
 
@@ -543,7 +550,7 @@ def _complete_dates(entries: list[Entry], no_year: dict[int, dates.DateMatch],
     """Years from neighbours (or from a weekday, or the entry before, and the year the headings
     write most: "June 3" under "# Run notes 2023"), UTC timestamps, chronology flags."""
     nearest = _nearest_dated(entries, no_year) if no_year else []
-    written_year = (_most_written_year(titles) or _preamble_year(entries, min(no_year))
+    written_year = (_most_written_year(titles) or _preamble_year(entries, no_year)
                     or _weekdays_year(list(no_year.values())) if no_year else None)
     previous: date | None = None  # the last year-less date dated from the headings' year
     for i, entry in enumerate(entries):
@@ -589,18 +596,24 @@ def _most_written_year(titles: list[str]) -> int | None:
     return max(years, key=lambda year: (years[year], year)) if years else None
 
 
-def _preamble_year(entries: list[Entry], first_dated: int) -> int | None:
-    """The year of the latest full date the text before the first dated entry writes ("my
-    rotation: 3 Mar – 13 Apr 2025" over headings "Mon 24 Mar"), where no heading names one."""
-    years = [found.year for entry in entries[:first_dated]
-             for found in dates.find_dates(f"{entry.heading}\n{entry.text}")
-             if found.year is not None and not found.partial]
-    return max(years, default=None)
+def _preamble_year(entries: list[Entry], no_year: dict[int, dates.DateMatch]) -> int | None:
+    """Where no heading names a year, the year that puts the first year-less heading nearest
+    the latest full date written before it: "my rotation: 3 Mar – 13 Apr 2025" over "Mon 24
+    Mar" is 2025; "continues the run that ended 2023-12-20" over "Jan 5" is 2024."""
+    first = min(no_year)
+    written = [found.value for entry in entries[:first]
+               for found in dates.find_dates(f"{entry.heading}\n{entry.text}")
+               if found.year is not None and not found.partial]
+    if not written:
+        return None
+    return dates.infer_year(no_year[first].month, no_year[first].day, max(written)).year
 
 
 def _weekdays_year(found: list[dates.DateMatch]) -> int | None:
     """Where no text writes a year, the latest of the last ten whose calendar puts every
-    weekday-dated heading ("Mon 3/4", "Wed 3/6") on its weekday, none of them after today."""
+    weekday-dated heading ("Mon 3/4", "Wed 3/6") on its weekday, none of them after today: a
+    logbook is read as recent, so the year found depends on the year it is read in (the
+    entries are marked `date_inferred`)."""
     dated = [d for d in found if d.weekday is not None]
     today = date.today()
     for year in range(today.year, today.year - 10, -1) if len(dated) > 1 else ():
