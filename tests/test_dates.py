@@ -10,6 +10,7 @@ import pytest
 from helpers import logbook_in_process
 
 from logbook_miner import Store
+from logbook_miner.models import Document, Line
 from logbook_miner.read import read
 from logbook_miner.segment.chronology import chronology_anomalies
 from logbook_miner.segment.dates import (
@@ -233,6 +234,22 @@ def test_entries_of_other_shapes(tmp_path, text, expected):
     notes = tmp_path / "notes.md"
     notes.write_text(text, encoding="utf-8")
     assert [(e.heading, e.date) for e in segment(read(notes)) if e.date] == expected
+
+
+def test_a_bold_line_under_a_heading_its_preamble_dates_is_that_entrys():
+    """A tracker export printed to PDF: each issue a heading dated by its "Created:" line, its
+    "Comments" a bold line standing alone, as the printed Markdown bold shows; a styled
+    sub-heading under a preamble-dated heading stays an entry (the OPT notes' sections)."""
+    lines = [Line("TRN-101 · Provision nodes", level=2), Line(""),
+             Line("Created: 2025-04-28 11:02 by Dana"), Line("Contract signed."), Line(""),
+             Line("Comments", bold=True), Line(""), Line("All 16 nodes visible."), Line(""),
+             Line("TRN-103 · Burn-in", level=2), Line(""), Line("Created: 2025-05-02 17:41"),
+             Line(""), Line("Results", level=3), Line(""), Line("14/16 clean."), Line("")]
+    entries = segment(Document(path=Path("x.pdf"), format="pdf", lines=lines))
+    assert [(e.heading, e.date) for e in entries] == [
+        ("TRN-101 · Provision nodes", date(2025, 4, 28)), ("TRN-103 · Burn-in", date(2025, 5, 2)),
+        ("Results", None)]
+    assert "All 16 nodes visible." in entries[0].text
 
 
 SHAPES = Path(__file__).resolve().parents[1] / "benchmarks" / "segment_shapes" / "tune"

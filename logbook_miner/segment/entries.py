@@ -409,18 +409,33 @@ def _merge_subheadings(heads: list[_Heading]) -> list[_Heading]:
     """Fold undated sub-headings into the dated entry above; drop empty undated ones. A
     bold label below a dated heading, a date only inside it ("**comment (ana.k,
     2025-01-16):**", "**Carried over (Mar 4 – Mar 11):**"), is that entry's too (not a bold
-    title of its own: "Standup, 2024-03-05")."""
+    title of its own: "Standup, 2024-03-05"); so is an undated bold line below a heading its
+    preamble dates ("Comments" under "TRN-101 ..." / "Created: 2025-04-28", as a PDF prints
+    a Markdown bold line: a styled sub-heading there stays an entry, as the OPT notes' do)."""
     merged: list[_Heading] = []
     dated_level: int | None = None
+    preamble_level: int | None = None  # of the heading above, dated by its preamble
     for head in heads:
         below = dated_level is not None and head.level > dated_level and merged
         label = head.bold and not head.date_led and head.text.rstrip().endswith(":")
-        if below and (head.when is None or label):
+        bold_under = (preamble_level is not None and head.level > preamble_level and head.bold
+                      and head.when is None)
+        if (below and (head.when is None or label)) or bold_under:
             merged[-1].body += [Line(head.text, size=head.size, bold=head.bold), *head.body]
             continue
         dated_level = head.level if head.when is not None else None
+        preamble_level = head.level if head.when is None and _preamble_dated(head) else None
         merged.append(head)
     return [h for h in merged if h.when is not None or any(x.text.strip() for x in h.body)]
+
+
+def _preamble_dated(head: _Heading) -> bool:
+    """A heading dated by a labelled line among its first ("**Created:** 2025-04-28 11:02" under
+    "TRN-101 · Provision nodes"), whose sub-headings ("Comments") are its entry's too."""
+    first = [line.text.strip() for line in head.body if line.text.strip()][:_PREAMBLE_LINES]
+    return any((label := _PREAMBLE.match(text.replace("*", "").strip()))
+               and label["label"].lower() not in ("author", "authors", "by")
+               and dates.find_dates(label["value"]) for text in first)
 
 
 def _leading_text(lines: list[Line], any_heading: bool, wrapped: bool) -> Entry | None:
