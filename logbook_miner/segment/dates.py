@@ -102,7 +102,9 @@ _TIME = re.compile(
     re.IGNORECASE,
 )
 # a name that heads a line, then a dash: "**Alice Smith** — ", "@kiri - "
-_BYLINE = re.compile(r"(?:\*\*|__)?@?[A-Z][\w.'-]*(?: [A-Z][\w.'-]*){0,3}(?:\*\*|__)?\s*[—–-]\s+")
+_NAME_THEN_DASH = re.compile(r"(?:\*\*|__)?@?[A-Z][\w.'-]*(?: [A-Z][\w.'-]*){0,3}(?:\*\*|__)?"
+                             r"\s*[—–-]\s+")
+# what says an event is over, whatever later day its sentence also names
 _DONE = re.compile(r"(?i)\b(done|completed|complete|finished|ended|went (fine|well|smoothly))\b")
 # a date's clock to the second, as a mail archive stamps a post ("Tue Oct 8 21:14:03 CEST 2024")
 _STAMP = re.compile(r"\s+[0-2]?\d:[0-5]\d:[0-5]\d\b")
@@ -262,7 +264,7 @@ def _posting_stamp(text: str, found: DateMatch) -> bool:
 def byline_when(text: str, dayfirst: bool = False) -> When | None:
     """The date of a line that is only a name and when it wrote, as a chat export heads each
     message ("**Alice Smith** — 04/03/2024 09:14"): a date and its time end the line."""
-    name = _BYLINE.match(text)
+    name = _NAME_THEN_DASH.match(text)
     when = leading_when(text[name.end():], dayfirst) if name else None
     if when is None or when.time is None or text[name.end() + when.end:].strip(" *_"):
         return None  # ("Vendor ETA – 2024-03-11" is a line of the body)
