@@ -6,10 +6,13 @@ items, tables, org-like lines, setext headings, ...), with the headings and date
 entries as gold. `tune/` was read while the segmenter was changed; `check/` was written
 afterwards by another helper and only scored. A gold entry is found when one of ours has its
 heading (bold and heading marks aside) in order, and dated when that one's date is the gold's.
+`--renderer chromium` (or `weasyprint`) reads each logbook printed to PDF instead, as
+benchmarks/renderings.py prints the written logbooks (its cache: ~/.cache/logbook-renderings).
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import re
 import sys
@@ -28,12 +31,18 @@ def _plain(heading: str) -> str:
     return re.sub(r"[*#_`]", "", heading).strip().lower()
 
 
-def scored(markdown: Path) -> tuple[int, int, int]:
-    """(gold entries, found, dated right) for one logbook."""
+def scored(markdown: Path, renderer: str | None = None) -> tuple[int, int, int]:
+    """(gold entries, found, dated right) for one logbook, read as written or printed."""
     gold = [json.loads(line) for line in markdown.with_suffix(".jsonl").read_text().splitlines()
             if line.strip()]
+    source = markdown
+    if renderer:
+        from renderings import CACHE, render  # a sibling benchmark; Chromium or WeasyPrint
+
+        source = render(markdown, CACHE / renderer / "segment_shapes" / markdown.parent.name,
+                        renderer)
     ours = [(_plain(e.heading), e.date.isoformat() if e.date else None)
-            for e in segment(read(markdown))]
+            for e in segment(read(source))]
     found = dated = at = 0
     for entry in gold:
         want = _plain(entry["heading"])
@@ -45,10 +54,14 @@ def scored(markdown: Path) -> tuple[int, int, int]:
 
 
 def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--renderer", choices=("chromium", "weasyprint"),
+                        help="read each logbook printed to PDF by this renderer")
+    renderer = parser.parse_args().renderer
     for side in ("tune", "check"):
         totals = [0, 0, 0]
         for markdown in sorted((SHAPES / side).glob("*.md")):
-            counts = scored(markdown)
+            counts = scored(markdown, renderer)
             totals = [a + b for a, b in zip(totals, counts, strict=True)]
             print(f"{side:6} {markdown.stem:34} {counts[0]:3} entries {counts[1]:3} found "
                   f"{counts[2]:3} dated right")
