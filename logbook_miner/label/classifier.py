@@ -316,10 +316,13 @@ class Classifier:
             # an event announced ahead is not labelled; announced by the heading, a notice's
             # subject, it still explains what the notice lists (`unless`: the driver upgrade a
             # maintenance notice lists is the operators')
-            announced = [cue for cue in cues if _announced(cue, entry)]
-            ahead = {cue.label.code for cue in announced if cue.label.field == "heading"}
-            cues = [cue for cue in cues if cue not in announced] if announced else cues
-            kept = self.consequences.kept(cues, entry)
+            told, ahead = [], set()
+            for cue in cues:
+                if not _announced(cue, entry):
+                    told.append(cue)
+                elif cue.label.field == "heading":
+                    ahead.add(cue.label.code)
+            kept = self.consequences.kept(told, entry)
             kept = kept_before_trouble(kept, entry)
             labels = [lb for lb in _best(kept, ahead) if lb.code not in self.marks]
             refers = [lb for lb in labels if lb.code == context.RECURRENCE]
@@ -565,7 +568,7 @@ class _Spans:
         return False
 
 
-def _best(cues: list[Cue], ahead: set[str] = frozenset()) -> list[Label]:
+def _best(cues: list[Cue], ahead: set[str] | frozenset[str] = frozenset()) -> list[Label]:
     """One label per code: the most confident cue, the earliest on ties (heading first).
     `ahead`: the codes of events announced ahead, which `unless` reads too."""
     found = {cue.label.code for cue in cues}

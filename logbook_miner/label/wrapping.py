@@ -22,6 +22,7 @@ _STAMPED = re.compile(r"\d{4}-\d\d-\d\d\b")
 # regex that opens with a lookbehind, or with a choice of classes, at every character)
 _COLUMN_GAP = re.compile(r" (?<=\S ) +(?=\S)")
 _THOUSANDS = re.compile(r"(?<![\d.,])\d{1,3}(?: \d{3})+(?![\d.,]?\d)")  # "75 000", "1 500 000"
+_SPACED_DIGITS = re.compile(r"\d \d{3}")  # what every _THOUSANDS match holds, 4x cheaper to seek
 _MAX_WORD = 100  # characters: a longer run without whitespace is cut before tokenizing
 # what normalise changes: a whitespace run other than one space, a word longer than _MAX_WORD
 _TO_CHANGE = re.compile(rf"\s{{2,}}|[^\S ]|\S{{{_MAX_WORD + 1},}}")
@@ -86,7 +87,8 @@ def normalise(text: str) -> tuple[str, list[int]]:
     where.extend(range(last, len(text) + 1))
     # a number whose thousands a space sets apart ("step 75 000", as French and SI write it) is
     # read as one, its space as a comma: one character for one, so offsets stay the same
-    return _THOUSANDS.sub(_comma_grouped, "".join(parts)), where
+    flat = "".join(parts)
+    return (_THOUSANDS.sub(_comma_grouped, flat) if _SPACED_DIGITS.search(flat) else flat), where
 
 
 def _comma_grouped(m: re.Match) -> str:

@@ -114,12 +114,12 @@ _ZONE = re.compile(r"\s*\(?(?P<zone>Z|[A-Z]{2,5}|UTC[+-]\d{1,2})\)?(?![\w])")
 # Org-mode timestamp's '<' too), a rule of '=' or '~' or '--' (`=== 2021-11-24 ===`), a
 # weekday, the day's number in a journal (`Day 12 (Mon 6 Mar 2023)`, `Entry #5 - ...`).
 # A lone '-' or '*' is a list item.
+_WEEKDAY_LEAD = r"(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]*\.?,?\s+"
 _LEAD = re.compile(
-    r"^(?:\s|\*\*|__|#+\s|[\[(<]|=+|~+|-{2,}|"
-    r"(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]*\.?,?\s+(?=\w)|"
+    rf"^(?:\s|\*\*|__|#+\s|[\[(<]|=+|~+|-{{2,}}|{_WEEKDAY_LEAD}(?=\w)|"
     r"(?:Day|Week|Entry)\s+#?\d+\b[\s,:.\-\u2013\u2014]*)*")
 # a weekday at the end of the lead, where a date written with it opens ("Mon 3/4")
-_LEADING_WEEKDAY = re.compile(r"(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]*\.?,?\s+$")
+_LEADING_WEEKDAY = re.compile(rf"{_WEEKDAY_LEAD}$")
 
 # Abbreviations as written in logbooks -> IANA zones; a US "ET"/"PT" follows DST.
 ZONES = {
@@ -352,12 +352,12 @@ def names_only_later_days(text: str, day: date, stamped: bool = False) -> bool:
     Scheduled maintenance 2024-01-23", "Planned maintenance Sat Oct 12 — Tue Oct 8 21:14:03"."""
     if _DONE.search(text):  # "maintenance done, next window 2024-04-06" reports it
         return False
-    found = [d for d in find_dates(text) if not d.partial]
+    named = [(d, d.value or infer_year(d.month, d.day, day))
+             for d in find_dates(text) if not d.partial]
     if stamped:  # its first date when that is its entry's day, and a posting stamp anywhere
-        found = [d for k, d in enumerate(found) if not _posting_stamp(text, d)
-                 and not (k == 0 and (d.value or infer_year(d.month, d.day, day)) == day)]
-    named = [d.value or infer_year(d.month, d.day, day) for d in found]
-    return bool(named) and min(named) > day
+        named = [(d, value) for k, (d, value) in enumerate(named)
+                 if not _posting_stamp(text, d) and not (k == 0 and value == day)]
+    return bool(named) and min(value for _, value in named) > day
 
 
 def year_of_weekday(month: int, day: int, weekday: int, near_year: int) -> date | None:

@@ -432,10 +432,9 @@ def _merge_subheadings(heads: list[_Heading]) -> list[_Heading]:
 def _preamble_dated(head: _Heading) -> bool:
     """A heading dated by a labelled line among its first ("**Created:** 2025-04-28 11:02" under
     "TRN-101 · Provision nodes"), whose sub-headings ("Comments") are its entry's too."""
-    first = [line.text.strip() for line in head.body if line.text.strip()][:_PREAMBLE_LINES]
     return any((label := _PREAMBLE.match(text.replace("*", "").strip()))
                and label["label"].lower() not in ("author", "authors", "by")
-               and dates.find_dates(label["value"]) for text in first)
+               and dates.find_dates(label["value"]) for text in _first_lines(head.body))
 
 
 def _leading_text(lines: list[Line], any_heading: bool, wrapped: bool) -> Entry | None:
@@ -494,8 +493,7 @@ def _read_preamble(entry: Entry, body: list[Line], dayfirst: bool,
     Under a heading dated without a year (`Log (June, 12)`), only a preamble date of
     the same month and day counts: it gives the year and the time.
     """
-    first = [line.text.strip() for line in body if line.text.strip()][:_PREAMBLE_LINES]
-    for text in first:
+    for text in _first_lines(body):
         plain = text.replace("*", "").replace("_", " ").strip()
         byline = _BYLINE.match(plain)
         if byline and not dates.find_dates(byline.group("name"), dayfirst):
@@ -514,6 +512,11 @@ def _read_preamble(entry: Entry, body: list[Line], dayfirst: bool,
                 entry.date = d.value
                 when = dates.when_at(value, d)
                 entry.time, entry.timezone = when.time, when.timezone
+
+
+def _first_lines(body: list[Line]) -> list[str]:
+    """The non-blank lines a preamble may be among (`Posted on:`, `Author:`, `Created:`)."""
+    return [line.text.strip() for line in body if line.text.strip()][:_PREAMBLE_LINES]
 
 
 def _body_text(body: list[Line]) -> str:
