@@ -28,7 +28,7 @@ SHAPES = ROOT / "benchmarks" / "segment_shapes"
 
 
 def _plain(heading: str) -> str:
-    return re.sub(r"[*#_`]", "", heading).strip().lower()
+    return " ".join(re.sub(r"[*#_`]", "", heading).split()).lower()
 
 
 def scored(markdown: Path, renderer: str | None = None) -> tuple[int, int, int]:

@@ -225,6 +225,27 @@ def test_a_mail_archive_heading_is_dated_by_its_posting_stamp():
      "Mar 4 — job hung, restarted\n\n## 2024-03-06 quiet\n\nnothing\n",
      [("2024-03-04 Incident: NCCL hang", date(2024, 3, 4)),
       ("2024-03-06 quiet", date(2024, 3, 6))]),
+    # an issue tracker's thread: each comment under who wrote it and the day; a heading
+    # written in a comment is the comment's
+    ("# Loss NaN after resume #212\n\n**@tanya-r** commented on Mar 5, 2024\n\nwhich image?\n\n"
+     "okafor-d commented Mar 6, 2024 •  edited\n\nrepro on 8 nodes\n\n### Update\n\nNVLS off"
+     " fixes it\n\n**@tanya-r** closed this as completed on Mar 12, 2024\n",
+     [("@tanya-r commented on Mar 5, 2024", date(2024, 3, 5)),
+      ("okafor-d commented Mar 6, 2024 • edited", date(2024, 3, 6)),
+      ("@tanya-r closed this as completed on Mar 12, 2024", date(2024, 3, 12))]),
+    # a chat copied as it shows, bylines between messages with no blank line
+    ("# #ablations\n\nmayaz — 03/14/2024 9:12 PM\nkicked off the 1.3B ablation\nETA 30h\n"
+     "dkim — 03/15/2024 10:22 AM\nnode 7 fell off IB\n",
+     [("mayaz — 03/14/2024 9:12 PM", date(2024, 3, 14)),
+      ("dkim — 03/15/2024 10:22 AM", date(2024, 3, 15))]),
+    # an IRC log's day changes, each after the last day's lines
+    ("# #llm-train, March 2024\n\n--- Day changed Thu Mar 14 2024\n[09:12] <ravi> step 40k\n"
+     "--- Day changed Fri Mar 15 2024\n[08:05] <elena> restarted from 40k\n",
+     [("--- Day changed Thu Mar 14 2024", date(2024, 3, 14)),
+      ("--- Day changed Fri Mar 15 2024", date(2024, 3, 15))]),
+    # a day and month as Europe dots them, the year from the title
+    ("# Run delta-7b, 2024\n\n#### 26.02.\n\nstarted\n\n#### 01.03.\n\nnode swap\n",
+     [("26.02.", date(2024, 2, 26)), ("01.03.", date(2024, 3, 1))]),
     # ISO weeks, each dated by its Monday
     ("# Weekly log\n\n## 2024-W10\n\n- Mon: launched\n\n## 2025-W01\n\n- Tue: quiet\n",
      [("2024-W10", date(2024, 3, 4)), ("2025-W01", date(2024, 12, 30))]),
@@ -327,6 +348,15 @@ def test_a_logbook_that_writes_day_first_is_read_day_first(tmp_path, headings, d
     assert [str(e.date) for e in segment(read(notes))] == dates
 
 
+def test_where_no_date_says_the_order_of_the_dates_does():
+    """A log moves days at a time: 04/03, 05/03, 07/03 are March read day first, and April,
+    May and July read month first; a run of such dates settles it, as 13/03 would."""
+    assert reads_dayfirst(["[04/03/2024 09:12] mira: up", "[05/03/2024 02:03] bot: failed",
+                           "[07/03/2024 18:30] mira: relaunched"])
+    assert not reads_dayfirst(["04/03/2024 standup", "04/05/2024 standup", "04/08/2024"])
+    assert not reads_dayfirst(["07/03/2023", "08/04/2023"])  # 32 days either way: month first
+
+
 @pytest.mark.parametrize(("legend", "dates"), [
     ("Dates are DD/MM/YY.", ["2024-07-03", "2024-08-04"]),
     ("Date order: day-month-year", ["2024-07-03", "2024-08-04"]),
@@ -348,13 +378,13 @@ def test_a_format_or_a_unit_is_no_legend(line):
 
 
 @pytest.mark.parametrize(("given", "dates"), [
-    ((), ["2023-03-07", "2023-04-07"]),  # nothing in the logbook says: month first
-    (("--dates", "day-first"), ["2023-07-03", "2023-07-04"]),
-    (("--dates", "month-first"), ["2023-03-07", "2023-04-07"]),
+    ((), ["2023-03-07", "2023-04-08"]),  # nothing in the logbook says: month first
+    (("--dates", "day-first"), ["2023-07-03", "2023-08-04"]),
+    (("--dates", "month-first"), ["2023-03-07", "2023-04-08"]),
 ])
 def test_ingest_can_be_told_how_to_read_dates_no_other_date_settles(tmp_path, given, dates):
     notes = tmp_path / "standup.md"
-    notes.write_text("### 03/07/2023\n\nall fine\n\n### 04/07/2023\n\nNCCL timeout\n")
+    notes.write_text("### 03/07/2023\n\nall fine\n\n### 04/08/2023\n\nNCCL timeout\n")
     db = tmp_path / "x.duckdb"
     assert logbook_in_process("ingest", notes, "--db", db, "--no-label", *given).returncode == 0
     assert [str(d) for d in Store(db).sql("SELECT date FROM entries ORDER BY seq")["date"]] \
@@ -366,7 +396,7 @@ def test_an_unchanged_file_read_with_other_date_options_is_read_again(tmp_path):
     the same bytes again (and says so). Options not given stay as the logbook was read, so
     a folder ingested again without them keeps each logbook's zone."""
     notes = tmp_path / "standup.md"
-    notes.write_text("### 03/07/2023 09:00\n\nall fine\n\n### 04/07/2023 10:00\n\nNCCL timeout\n")
+    notes.write_text("### 03/07/2023 09:00\n\nall fine\n\n### 04/08/2023 10:00\n\nNCCL timeout\n")
     db = tmp_path / "x.duckdb"
 
     def ingest(*given: str) -> str:
@@ -380,13 +410,13 @@ def test_an_unchanged_file_read_with_other_date_options_is_read_again(tmp_path):
         return list(rows["t"])
 
     ingest("--timezone", "UTC")
-    assert stored() == ["2023-03-07 09:00", "2023-04-07 10:00"]
+    assert stored() == ["2023-03-07 09:00", "2023-04-08 10:00"]
     assert "unchanged" in ingest("--timezone", "UTC")
     said = ingest("--timezone", "UTC", "--dates", "day-first")
     assert ("read again: stored as read with --timezone UTC, now with --timezone UTC "
             "--dates day-first") in said
-    assert stored() == ["2023-07-03 09:00", "2023-07-04 10:00"]
+    assert stored() == ["2023-07-03 09:00", "2023-08-04 10:00"]
     assert "unchanged" in ingest()  # nothing given: read as it was
     said = ingest("--dates", "month-first")  # the zone stays
     assert "now with --timezone UTC --dates month-first" in said
-    assert stored() == ["2023-03-07 09:00", "2023-04-07 10:00"]
+    assert stored() == ["2023-03-07 09:00", "2023-04-08 10:00"]

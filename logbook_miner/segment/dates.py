@@ -84,9 +84,10 @@ DATE_PATTERNS = [
     # ("TP/PP 4/8" is none); the weekday later picks the year (`year_of_weekday`)
     _needing("/", rf"(?i)\b{_WEEKDAY}\b\.?,?\s+(?P<a>[0-3]?\d)/(?P<b>[0-3]?\d)(?![\d/])"),
 ]
-# a heading that is only a day and month: "6/3", "6/3 14:20 UTC", "3/12 Mon" (not "TP/PP 4/8",
+# a heading that is only a day and month: "6/3", "6/3 14:20 UTC", "3/12 Mon", "26.02." (day
+# first, as Europe writes it; not "TP/PP 4/8",
 # not "1/2 of the nodes": a styled heading only, never a line of the body, see `heading_when`)
-_BARE_DAY = re.compile(rf"\s*(?P<a>[0-3]?\d)/(?P<b>[0-3]?\d)(?:\s+\(?(?i:{_WEEKDAY})\.?\)?)?"
+_BARE_DAY = re.compile(rf"\s*(?P<a>[0-3]?\d)(?:/|(?P<dot>\.))(?P<b>[0-3]?\d)(?(dot)\.)(?:\s+\(?(?i:{_WEEKDAY})\.?\)?)?"
                        r"(?=\s*$|\s+\d{1,2}:\d\d|\s*[:\u2013\u2014-]\s)")
 # day and month both numbers, with a year (what says whether a logbook writes the day first)
 _NUMERIC = [p for p in DATE_PATTERNS if "a" in p.groupindex and "year" in p.groupindex]
@@ -101,9 +102,17 @@ _TIME = re.compile(
     r"(?:\s*(?P<ampm>[ap]\.?m\.?))?(?=Z(?!\w)|:(?!\d)|[^\w:]|$)",
     re.IGNORECASE,
 )
-# a name that heads a line, then a dash: "**Alice Smith** — ", "@kiri - "
-_NAME_THEN_DASH = re.compile(r"(?:\*\*|__)?@?[A-Z][\w.'-]*(?: [A-Z][\w.'-]*){0,3}(?:\*\*|__)?"
-                             r"\s*[—–-]\s+")
+# a name that heads a line, then a dash: "**Alice Smith** — ", "@kiri - ", "mayaz — " (a chat
+# nickname), or what it did, as a tracker heads a comment: "**@tanya-r** commented on ",
+# "okafor-d commented ", "Jane Doe closed this as completed on "
+_NAME = r"(?:\*\*|__)?@?[A-Za-z][\w.'-]*(?: [A-Z][\w.'-]*){0,3}(?:\*\*|__)?"
+_NAME_THEN_DASH = re.compile(rf"{_NAME}\s*[—–-]\s+")
+_NAME_THEN_ACTION = re.compile(
+    rf"{_NAME}\s+(?:commented|replied|wrote|posted|opened|closed|reopened|merged|edited"
+    r"|approved|reviewed|added|removed|changed|assigned|labell?ed)\b")
+_ACTION_WORDS = 7  # at most, between the verb and the day: "closed this as completed on"
+# what a tracker may write after a comment's date: "•  edited", "(edited)"
+_EDITED = re.compile(r"\s*(?:[•·]\s*edited|\(edited\))?\s*$")
 # what says an event is over, whatever later day its sentence also names
 _DONE = re.compile(r"(?i)\b(done|completed|complete|finished|ended|went (fine|well|smoothly))\b")
 # a date's clock to the second, as a mail archive stamps a post ("Tue Oct 8 21:14:03 CEST 2024")
@@ -112,12 +121,13 @@ _ZONE = re.compile(r"\s*\(?(?P<zone>Z|[A-Z]{2,5}|UTC[+-]\d{1,2})\)?(?![\w])")
 
 # What may stand before a leading date: space, emphasis, a Markdown '#', a bracket (an
 # Org-mode timestamp's '<' too), a rule of '=' or '~' or '--' (`=== 2021-11-24 ===`), a
-# weekday, the day's number in a journal (`Day 12 (Mon 6 Mar 2023)`, `Entry #5 - ...`).
+# weekday, the day's number in a journal (`Day 12 (Mon 6 Mar 2023)`, `Entry #5 - ...`), an IRC
+# log's marker of a new day (`--- Day changed Thu Mar 14 2024`, `--- Log opened ...`).
 # A lone '-' or '*' is a list item.
 _WEEKDAY_LEAD = r"(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]*\.?,?\s+"
 _LEAD = re.compile(
     rf"^(?:\s|\*\*|__|#+\s|[\[(<]|=+|~+|-{{2,}}|{_WEEKDAY_LEAD}(?=\w)|"
-    r"(?:Day|Week|Entry)\s+#?\d+\b[\s,:.\-\u2013\u2014]*)*")
+    r"(?:Day|Week|Entry)\s+#?\d+\b[\s,:.\-\u2013\u2014]*|Day changed\s+|Log opened\s+)*")
 # a weekday at the end of the lead, where a date written with it opens ("Mon 3/4")
 _LEADING_WEEKDAY = re.compile(rf"{_WEEKDAY_LEAD}$")
 
@@ -181,10 +191,13 @@ def find_dates(text: str, dayfirst: bool = False) -> list[DateMatch]:
 def reads_dayfirst(texts: Iterable[str]) -> bool:
     """Whether a logbook writes its numeric dates day first: some say so (13/03/2024, a day
     past 12 first, or a legend: "dates are DD/MM/YY") and none says otherwise (03/13/2024,
-    "MM/DD/YY"). Then 04/03/2024 is 4 March in it, as its writer meant, not 3 April. A date
-    counts when it has a four-digit year or leads its line ("13/03/24 - night shift"):
-    "TP/PP/DP = 16/8/32" and "16/8/32 -> 38% MFU" are no dates."""
+    "MM/DD/YY"). Then 04/03/2024 is 4 March in it, as its writer meant, not 3 April. Where
+    none says, the dates' order does: a log moves days at a time, so 04/03, 05/03, 07/03 are
+    March and not April, May and July. A date counts when it has a four-digit year or leads
+    its line ("13/03/24 - night shift"): "TP/PP/DP = 16/8/32" and "16/8/32 -> 38% MFU" are
+    no dates."""
     day_first = month_first = False
+    unsettled: list[tuple[int, int, int]] = []  # (year, a, b) of 04/03/2024, in order
     for text in texts:
         for legend in _LEGEND.finditer(text):
             first, second = legend["first"][0].lower(), legend["second"][0].lower()
@@ -200,7 +213,18 @@ def reads_dayfirst(texts: Iterable[str]) -> bool:
                 a, b = int(m["a"]), int(m["b"])
                 day_first |= 12 < a <= 31 and 1 <= b <= 12
                 month_first |= 12 < b <= 31 and 1 <= a <= 12
-    return day_first and not month_first
+                if 1 <= a <= 12 and 1 <= b <= 12:
+                    unsettled.append((int(m["year"]), a, b))
+    if day_first or month_first:
+        return day_first and not month_first
+    return _steps(unsettled, dayfirst=True) < _steps(unsettled, dayfirst=False)
+
+
+def _steps(numbers: list[tuple[int, int, int]], dayfirst: bool) -> int:
+    """Days moved from each date to the next, read one way or the other."""
+    days = [date(year, b, a).toordinal() if dayfirst else date(year, a, b).toordinal()
+            for year, a, b in numbers]
+    return sum(abs(later - earlier) for earlier, later in zip(days, days[1:]))
 
 
 def _to_match(m: re.Match, dayfirst: bool) -> DateMatch | None:
@@ -263,7 +287,15 @@ def _posting_stamp(text: str, found: DateMatch) -> bool:
 
 def byline_when(text: str, dayfirst: bool = False) -> When | None:
     """The date of a line that is only a name and when it wrote, as a chat export heads each
-    message ("**Alice Smith** — 04/03/2024 09:14"): a date and its time end the line."""
+    message ("**Alice Smith** — 04/03/2024 09:14": a date and its time end the line), or a
+    name, what it did and the day, as an issue tracker heads each comment ("**@tanya-r**
+    commented on Mar 5, 2024")."""
+    action = _NAME_THEN_ACTION.match(text)
+    found = find_dates(text, dayfirst) if action else []
+    if found and len(text[action.end():found[-1].start].split()) <= _ACTION_WORDS:
+        when = when_at(text, found[-1])
+        if _EDITED.fullmatch(text, when.end):
+            return when
     name = _NAME_THEN_DASH.match(text)
     when = leading_when(text[name.end():], dayfirst) if name else None
     if when is None or when.time is None or text[name.end() + when.end:].strip(" *_"):

@@ -62,6 +62,9 @@ _PREAMBLE_LINES = 4
 _YEAR = re.compile(r"(?<![\d.])(?:19|20)\d\d(?![\d.])")
 _COUNTED = re.compile(r"\s*(?:gpus?|nodes?|hosts?|tokens?|steps?|its?|iters?|samples?|seqs?|k)\b",
                       re.IGNORECASE)  # "2048 GPUs" counts, it dates nothing ("2023 items" does)
+# a rule before a line's date sets it apart wherever it stands: "=== 2021-11-24 ===", an IRC
+# log's "--- Day changed Thu Mar 14 2024"
+_RULE_LEAD = re.compile(r"\s*(?:={2,}|~{2,}|-{2,})")
 _TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$")  # |---|:--:|
 # a list item's bullet or number, a table row's bar, a date's label ("Date: 2023-03-04")
 _DATE_LABEL = r"(?:Date|Dated|Posted|Updated)\s*:"
@@ -89,6 +92,7 @@ class _Heading:
     bold: bool = False  # a bold line standing alone (not a heading's size or level)
     size: float | None = None  # its font's (a PDF's)
     date_led: bool = False  # its text opens with its date
+    byline: bool = False  # a chat's or tracker's message: who, (what) and when
 
 
 def segment(doc: Document, default_timezone: str | None = None,
@@ -144,17 +148,21 @@ def _find_headings(lines: list[Line], dayfirst: bool) -> list[_Heading]:
             heads.append(mail)
             continue
         in_list = bool(heads) and heads[-1].level == _BODY_LEVEL and i - heads[-1].index <= 2
-        could_lead = level is not None or (
-            line.indent < _INDENTED and (_starts_block(lines, i) or in_list))
-        when = (dates.leading_when(text, dayfirst) or dates.byline_when(text, dayfirst)
-                if could_lead else None)
+        unindented = line.indent < _INDENTED
+        could_lead = level is not None or (unindented and (
+            _starts_block(lines, i) or in_list or _RULE_LEAD.match(text)))
+        when = dates.leading_when(text, dayfirst) if could_lead else None
+        # a message's byline heads it wherever it stands, as a chat export runs them together
+        byline = when is None and (level is not None or unindented) and dates.byline_when(
+            text, dayfirst)
+        when = when or byline or None
         date_led = when is not None and not _log_line(when, text)
         if level is None and date_led:
             level = _BODY_LEVEL
         if level is not None:
             heads.append(_Heading(i, text, level, when or dates.heading_when(text, dayfirst),
                                   page=line.page, bold=bold, size=line.size,
-                                  date_led=when is not None))
+                                  date_led=when is not None, byline=bool(byline)))
     return heads
 
 
@@ -420,7 +428,9 @@ def _merge_subheadings(heads: list[_Heading]) -> list[_Heading]:
         label = head.bold and not head.date_led and head.text.rstrip().endswith(":")
         bold_under = (preamble_level is not None and head.level > preamble_level and head.bold
                       and head.when is None)
-        if (below and (head.when is None or label)) or bold_under:
+        # a chat's or tracker's message holds the headings written in it ("### Update")
+        in_message = bool(merged) and merged[-1].byline and head.when is None
+        if (below and (head.when is None or label)) or bold_under or in_message:
             merged[-1].body += [Line(head.text, size=head.size, bold=head.bold), *head.body]
             continue
         dated_level = head.level if head.when is not None else None
