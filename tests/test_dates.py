@@ -229,15 +229,25 @@ def test_a_mail_archive_heading_is_dated_by_its_posting_stamp():
     # written in a comment is the comment's
     ("# Loss NaN after resume #212\n\n**@tanya-r** commented on Mar 5, 2024\n\nwhich image?\n\n"
      "okafor-d commented Mar 6, 2024 •  edited\n\nrepro on 8 nodes\n\n### Update\n\nNVLS off"
-     " fixes it\n\n**@tanya-r** closed this as completed on Mar 12, 2024\n",
+     " fixes it\n\n**@tanya-r** closed this as completed on Mar 12, 2024\n\n---\n\n"
+     "**@tanya-r** pinned this issue on Mar 13, 2024\n",
      [("@tanya-r commented on Mar 5, 2024", date(2024, 3, 5)),
       ("okafor-d commented Mar 6, 2024 • edited", date(2024, 3, 6)),
-      ("@tanya-r closed this as completed on Mar 12, 2024", date(2024, 3, 12))]),
+      ("@tanya-r closed this as completed on Mar 12, 2024", date(2024, 3, 12)),
+      ("@tanya-r pinned this issue on Mar 13, 2024", date(2024, 3, 13))]),
     # a chat copied as it shows, bylines between messages with no blank line
     ("# #ablations\n\nmayaz — 03/14/2024 9:12 PM\nkicked off the 1.3B ablation\nETA 30h\n"
      "dkim — 03/15/2024 10:22 AM\nnode 7 fell off IB\n",
      [("mayaz — 03/14/2024 9:12 PM", date(2024, 3, 14)),
       ("dkim — 03/15/2024 10:22 AM", date(2024, 3, 15))]),
+    # a chat export's stamped messages run on for lines, with no blank line between them; a
+    # long one is still a message
+    ("# #training-run\n\n[02/04/2024 19:03] hazel: launched on 4 nodes\nconfig pinned above\n"
+     "ckpt every 500 steps\n[03/04/2024 08:30] hazel: stuck in an allreduce, " + "x " * 130
+     + "\nkilled it, swapped hn-03\n",
+     [("[02/04/2024 19:03] hazel: launched on 4 nodes", date(2024, 4, 2)),
+      ("[03/04/2024 08:30] hazel: stuck in an allreduce, " + "x " * 129 + "x",
+       date(2024, 4, 3))]),
     # an IRC log's day changes, each after the last day's lines
     ("# #llm-train, March 2024\n\n--- Day changed Thu Mar 14 2024\n[09:12] <ravi> step 40k\n"
      "--- Day changed Fri Mar 15 2024\n[08:05] <elena> restarted from 40k\n",

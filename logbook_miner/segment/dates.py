@@ -109,7 +109,8 @@ _NAME = r"(?:\*\*|__)?@?[A-Za-z][\w.'-]*(?: [A-Z][\w.'-]*){0,3}(?:\*\*|__)?"
 _NAME_THEN_DASH = re.compile(rf"{_NAME}\s*[—–-]\s+")
 _NAME_THEN_ACTION = re.compile(
     rf"{_NAME}\s+(?:commented|replied|wrote|posted|opened|closed|reopened|merged|edited"
-    r"|approved|reviewed|added|removed|changed|assigned|labell?ed)\b")
+    r"|approved|reviewed|added|removed|changed|assigned|labell?ed|pinned|locked|referenced"
+    r"|mentioned|transferred|renamed)\b")
 _ACTION_WORDS = 7  # at most, between the verb and the day: "closed this as completed on"
 # what a tracker may write after a comment's date: "•  edited", "(edited)"
 _EDITED = re.compile(r"\s*(?:[•·]\s*edited|\(edited\))?\s*$")

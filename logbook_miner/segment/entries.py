@@ -5,7 +5,11 @@ What an entry is, stated once:
   heading, a PDF line in a larger font, a bold line standing alone - ranked
   below the styled headings -, a text line underlined with ===) or an
   unindented line that begins with a date or date-time and starts a block
-  (or continues a run of such lines). A list item, a log line with
+  (or continues a run of such lines). A line led by a date and its clock,
+  or by a rule and a date (an IRC log's "--- Day changed ..."), and a
+  chat's or tracker's byline ("nick — 03/14/2024 9:12 PM", "@kiri
+  commented on Mar 4, 2024") open an entry wherever they stand, as chat
+  exports run messages together. A list item, a log line with
   seconds, or a date inside a title starts nothing; where styled headings
   carry dates, plain date-led lines are prose. Where no heading is dated and
   the document is only headings and outermost list items, table rows or
@@ -138,7 +142,12 @@ def _find_headings(lines: list[Line], dayfirst: bool) -> list[_Heading]:
     heads = []
     for i, line in enumerate(lines):
         text = line.text.strip()
-        if not text or line.code or len(text) > _MAX_HEADING_CHARS:
+        if not text or line.code:
+            continue
+        if len(text) > _MAX_HEADING_CHARS:  # a paragraph, unless a note led by its date and clock
+            when = dates.leading_when(text, dayfirst) if line.indent < _INDENTED else None
+            if when is not None and when.time is not None and not _log_line(when, text):
+                heads.append(_Heading(i, text, _BODY_LEVEL, when, page=line.page, date_led=True))
             continue
         level = line.level if line.level is not None else levels.get((line.size, line.bold))
         bold = level is None and _standalone(lines, i) and line.bold and line.indent < _INDENTED
@@ -151,7 +160,9 @@ def _find_headings(lines: list[Line], dayfirst: bool) -> list[_Heading]:
         unindented = line.indent < _INDENTED
         could_lead = level is not None or (unindented and (
             _starts_block(lines, i) or in_list or _RULE_LEAD.match(text)))
-        when = dates.leading_when(text, dayfirst) if could_lead else None
+        when = dates.leading_when(text, dayfirst) if could_lead or unindented else None
+        if not could_lead and when is not None and when.time is None:
+            when = None  # inside a block, only a date with its clock opens a note ("May 3 09:12 -")
         # a message's byline heads it wherever it stands, as a chat export runs them together
         byline = when is None and (level is not None or unindented) and dates.byline_when(
             text, dayfirst)
