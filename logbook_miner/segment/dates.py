@@ -12,6 +12,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime, time
+from itertools import pairwise
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 MONTHS = {
@@ -87,7 +88,8 @@ DATE_PATTERNS = [
 # a heading that is only a day and month: "6/3", "6/3 14:20 UTC", "3/12 Mon", "26.02." (day
 # first, as Europe writes it; not "TP/PP 4/8",
 # not "1/2 of the nodes": a styled heading only, never a line of the body, see `heading_when`)
-_BARE_DAY = re.compile(rf"\s*(?P<a>[0-3]?\d)(?:/|(?P<dot>\.))(?P<b>[0-3]?\d)(?(dot)\.)(?:\s+\(?(?i:{_WEEKDAY})\.?\)?)?"
+_BARE_DAY = re.compile(rf"\s*(?P<a>[0-3]?\d)(?:/|(?P<dot>\.))(?P<b>[0-3]?\d)(?(dot)\.)"
+                       rf"(?:\s+\(?(?i:{_WEEKDAY})\.?\)?)?"
                        r"(?=\s*$|\s+\d{1,2}:\d\d|\s*[:\u2013\u2014-]\s)")
 # day and month both numbers, with a year (what says whether a logbook writes the day first)
 _NUMERIC = [p for p in DATE_PATTERNS if "a" in p.groupindex and "year" in p.groupindex]
@@ -225,7 +227,7 @@ def _steps(numbers: list[tuple[int, int, int]], dayfirst: bool) -> int:
     """Days moved from each date to the next, read one way or the other."""
     days = [date(year, b, a).toordinal() if dayfirst else date(year, a, b).toordinal()
             for year, a, b in numbers]
-    return sum(abs(later - earlier) for earlier, later in zip(days, days[1:]))
+    return sum(abs(later - earlier) for earlier, later in pairwise(days))
 
 
 def _to_match(m: re.Match, dayfirst: bool) -> DateMatch | None:
