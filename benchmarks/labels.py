@@ -110,7 +110,8 @@ CHECK = ("bloom-tr11-176b-prequel", "cpm-live", "opt-175b-56_percent_update",
          "synth-offshore-it-services-status-mails",
          "synth-whiteboard-standup-photos-transcribed", "synth-ocr-scanned-paper-logbook",
          "synth-volunteer-swarm-training-updates", "synth-legaltech-google-doc-run-journal",
-         "synth-gpu-cloud-csm-account-notes")
+         "synth-gpu-cloud-csm-account-notes", "synth-city-hall-civic-llm-memos",
+         "synth-ex-crypto-gpu-host-ops-log")
 # A logbook split in two: entries before the date, or before the entry with this
 # heading, are tune; the rest check.
 SPLITS = {"cpm-live": "2022-10-01", "bloom-tr11-176b-prequel": "main-1"}
@@ -188,15 +189,21 @@ def score(rows: list[dict], gold: list[dict], units: list[str]) -> dict:
                                          text=True).stdout)
 
 
+def aligned(gold: list[dict], ours: list[dict]) -> list[tuple[int, int]]:
+    """(gold index, our index) of the entries ../shared/eval/score.py pairs by heading: the
+    scorer's own alignment, so what is read beside the gold is what it counts."""
+    sys.path.insert(0, str(SHARED / "eval"))
+    from score import align
+
+    return align(gold, ours)
+
+
 def print_errors(rows: list[dict], gold: list[dict]) -> None:
     """The tune side's entries whose codes differ from the gold, heading first."""
-    sys.path.insert(0, str(SHARED / "eval"))
-    from score import align  # the scorer's own alignment, so the errors are the ones it counts
-
     for unit in sorted({g["logbook"] for g in gold if not is_check(g["logbook"])}):
         g_rows = sorted((g for g in gold if g["logbook"] == unit), key=lambda g: g.get("n", 0))
         p_rows = [r for r in rows if r["logbook"] == unit]
-        for i, j in align(g_rows, p_rows):
+        for i, j in aligned(g_rows, p_rows):
             g, p = g_rows[i], p_rows[j]
             wrong = [(kind, sorted(set(g[kind]) - set(p[kind])),
                       sorted(set(p[kind]) - set(g[kind]))) for kind in KINDS]

@@ -44,7 +44,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 import yaml  # noqa: E402
-from labels import CHECK, SENTENCE_HEADING, SHARED, WRITTEN  # noqa: E402
+from labels import CHECK, SENTENCE_HEADING, SHARED, WRITTEN, aligned  # noqa: E402
 
 from logbook_miner.label.classifier import Classifier  # noqa: E402
 from logbook_miner.label.learned import LAYER_PATH, features, words  # noqa: E402
@@ -66,23 +66,16 @@ NON_REPORTS = ROOT / "tests" / "non_reports.yaml"  # sentences the tests hold fr
 SAVED_DRIFT = 0.005
 
 
-def _spaced(heading: str) -> str:
-    return " ".join(heading.split())
-
-
 def rows(classifier: Classifier, logbooks: dict[str, tuple[Path, Path]]) -> list[dict]:
-    """Every gold entry of each logbook (name: (Markdown, gold)): its features, the rules'
-    codes and the gold codes. Headings are matched with their spaces collapsed, as Markdown
-    shows them ("Mon Jun  3" as `date` prints it)."""
+    """Every gold entry of each logbook (name: (Markdown, gold)) that the scorer pairs with
+    one of ours: its features, the rules' codes and the gold codes."""
     found = []
     for name, (markdown, gold_path) in logbooks.items():
-        gold = {_spaced(g["heading"]): g for g in map(json.loads, gold_path.open(encoding="utf-8"))}
-        for labelled in classifier.classify(segment(read(markdown))):
-            entry_gold = gold.get(_spaced(labelled.entry.heading))
-            if entry_gold is None:
-                continue
-            found.append({"logbook": name, **read_by_rules(labelled),
-                          "gold": set(entry_gold["faults"]) | set(entry_gold["interventions"])})
+        gold = [json.loads(line) for line in gold_path.open(encoding="utf-8")]
+        ours = classifier.classify(segment(read(markdown)))
+        for i, j in aligned(gold, [{"heading": labelled.entry.heading} for labelled in ours]):
+            found.append({"logbook": name, **read_by_rules(ours[j]),
+                          "gold": set(gold[i]["faults"]) | set(gold[i]["interventions"])})
     return found
 
 
