@@ -321,6 +321,27 @@ def test_another_projects_run_is_not_ours(classifier: Classifier) -> None:
     assert "numerics.loss_spike" in codes(classifier, other, **theirs)
 
 
+@pytest.mark.parametrize("opening", [
+    "Client-facing notes on Acme's 30B pretrain. Acme owns the training code; we own the boxes.",
+    "Follow-up notes: Halvorsen group on Tyr. Their project: a 7B decoder-only model.",
+    "NOC watch log, Hall 2, tenant: Vireo Labs (cage H2-C07)."])
+def test_they_are_the_run_in_a_logbook_kept_about_their_run(
+        classifier: Classifier, opening: str) -> None:
+    """A logbook kept about one other party's run says so at its top; there "they" and "their
+    job" are the run's own (the rules marked `theirs` do not fire), but not in a log of many
+    parties' runs, nor in a team's own logbook."""
+    event = "Job died at 03:10. They patched the loader and relaunched from 227000."
+
+    def labelled(preamble: str) -> set[str]:
+        entries = [Entry(seq=1, heading="Notes", text=preamble),
+                   Entry(seq=2, heading="2024-09-10", text=event)]
+        return {label.code for label in classifier.classify(entries)[1].labels}
+
+    assert {"code_fix", "restart"} <= labelled(opening)
+    assert not {"code_fix", "restart"} & labelled(f"{opening} Other tenants own their runs.")
+    assert not {"code_fix", "restart"} & labelled("Our 7B pretrain, kept by the on-call.")
+
+
 def test_a_paper_discussed_is_not_our_run(classifier: Classifier) -> None:
     """A section on another lab's paper, under a labelled sub-heading of any title length
     or an entry titled as a reading session, reports nothing of ours (an aside)."""

@@ -52,6 +52,7 @@ from .wrapping import normalise
 
 SPANS_KEY = "taxonomy"
 _PIECE_CHARS = 200_000  # characters of a field tokenized at once
+_OPENING = 800  # characters of the first entry read for what the logbook is kept about
 _TOKENIZER_CACHE = 200_000  # distinct words whose tokens are kept (spaCy: 10,000)
 _HYPHEN_INFIX = "(?:-|–|—|--|---|——|~)"  # spaCy English: split words at these between letters
 _DASH_INFIX = "(?:–|—|--|---|——|~)"  # ours: a dash still splits, a hyphen does not
@@ -270,6 +271,7 @@ class Classifier:
         self.names = LogbookNames.from_taxonomy(taxonomy)
         self.consequences = Consequences(taxonomy["shared"])
         self.recurrence = context.load_recurrence(context_path)
+        self.followed_run = context.load_followed_run(context_path)
         self.rules[context.RECURRENCE] = Rule(
             code=context.RECURRENCE, kind=FAULT, source="context:recurrence", confidence=0.7)
         ruler = self.nlp.add_pipe("anchored_span_ruler", name="rulers",
@@ -295,6 +297,8 @@ class Classifier:
         entries = list(entries)
         self.context.own_size = context.own_model_size(
             getattr(e, f) or "" for e in entries for f in FIELDS)
+        self.context.followed = bool(entries) and self.followed_run.told_in(
+            f"{entries[0].heading}\n{(entries[0].text or '')[:_OPENING]}")
         renaming = self.names.of(getattr(e, f) or "" for e in entries for f in FIELDS)
         docs = self.nlp.pipe(_pieces(entries, renaming), as_tuples=True)
         by_entry = itertools.groupby(docs, key=lambda piece: piece[1][0])

@@ -61,6 +61,7 @@ class Rule:
     unless_text: re.Pattern[str] | None = None  # it does not fire in a text this matches
     # opening its sentence, it also modifies the sentence before's faults: these ("faults": all)
     reaches_back: frozenset[str] = frozenset()
+    theirs: bool = False  # another party only as "they": the run's own where the logbook follows it
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,6 +126,7 @@ def load_rules(path: Path) -> tuple[dict[str, Rule], list[dict], list[dict]]:
             holds=bool(group.get("holds", False)),
             unless_text=re.compile(group["unless_text"]) if "unless_text" in group else None,
             reaches_back=frozenset(_listed(group.get("reaches_back", ()))),
+            theirs=bool(group.get("theirs", False)),
         )
         for pattern in group.get("phrases", []) + group.get("tokens", []):
             patterns.append({"label": rule_id, "pattern": optimise(pattern)})
@@ -199,6 +201,25 @@ def load_recurrence(path: Path) -> Recurrence:
                 for p in data.get("recurrence", [])]
     return Recurrence(int(data.get("recurrence_reach", 0)), int(data.get("recurrence_codes", 0)),
                       frozenset(data.get("recurrence_symptoms", ())), patterns)
+
+
+@dataclass(frozen=True, slots=True)
+class FollowedRun:
+    """context.yaml's `followed_run` and `many_parties`: what a logbook's title or preamble
+    says when it is kept about one other party's run, where "they" and "their job" are the
+    run's own (rules marked `theirs` do not fire there)."""
+
+    says: re.Pattern[str]
+    many: re.Pattern[str]
+
+    def told_in(self, opening: str) -> bool:
+        """Whether a logbook's opening (its title and preamble) says it follows another's run."""
+        return bool(self.says.search(opening)) and not self.many.search(opening)
+
+
+def load_followed_run(path: Path) -> FollowedRun:
+    data = _read(path)
+    return FollowedRun(re.compile(data["followed_run"]), re.compile(data["many_parties"]))
 
 
 @dataclass(frozen=True, slots=True)
@@ -435,8 +456,10 @@ def _names_other_model(trigger: Span, own_size: str | None) -> bool:
     return bool(m) and f"{m[1]}{m[2].upper()}" != own_size
 
 
-def scopes(doc: Doc, rules: dict[str, Rule], own_size: str | None = None) -> list[Scope]:
-    """The scopes opened by the context triggers found in `doc`."""
+def scopes(doc: Doc, rules: dict[str, Rule], own_size: str | None = None,
+           followed: bool = False) -> list[Scope]:
+    """The scopes opened by the context triggers found in `doc`; `followed`: the logbook is
+    kept about another party's run (`FollowedRun`)."""
     # a SpanGroup makes its Spans anew each pass, and a Span its label's string
     found = [(span, span.label_) for span in doc.spans.get(SPANS_KEY, [])]
     if not found:
@@ -458,7 +481,8 @@ def scopes(doc: Doc, rules: dict[str, Rule], own_size: str | None = None) -> lis
         starts_of.setdefault(rule_id, []).append(trig.start)
     for trig, rule_id in live:
         rule = rules[rule_id]
-        if rule.model_size and not _names_other_model(trig, own_size):
+        if (rule.model_size and not _names_other_model(trig, own_size)) or (
+                rule.theirs and followed):
             continue
         if rule.unless_text is not None:
             if rule_id not in unless_met:  # searched once per doc and rule, not per trigger
@@ -603,7 +627,8 @@ class ConText:
 
     As in medspaCy, the decision is written on the doc, so `nlp(text)` shows why a
     cue was kept or dropped. `kinds` maps a cue's label to fault or intervention;
-    `own_size` is the model size of the logbook being labelled (set per logbook).
+    `own_size` is the model size of the logbook being labelled, `followed` whether it is kept
+    about another party's run (both set per logbook).
     """
 
     def __init__(self, cues_key: str) -> None:
@@ -611,6 +636,7 @@ class ConText:
         self.rules: dict[str, Rule] = {}
         self.kinds: dict[str, str] = {}
         self.own_size: str | None = None
+        self.followed = False
 
     def configure(self, rules: dict[str, Rule], kinds: dict[str, str]) -> ConText:
         """Give the component context.yaml's rules and the cue codes' kinds; returns it."""
@@ -618,7 +644,7 @@ class ConText:
         return self
 
     def __call__(self, doc: Doc) -> Doc:
-        found = scopes(doc, self.rules, self.own_size)
+        found = scopes(doc, self.rules, self.own_size, self.followed)
         cues = doc.spans.get(self.cues_key, []) if found else []
         doc.user_data[_DECISIONS] = _modifiers(cues, self.kinds, found)
         return doc
