@@ -103,3 +103,24 @@ def test_bold_titles_dated_inside_under_a_dated_heading_stay_entries(tmp_path, b
     entries = segment(read(tmp_path / "sprint.pdf", backend))
     assert [e.heading for e in entries] == ["Sprint 12 (2024-03-04 to 2024-03-15)",
                                             "Standup, 2024-03-05", "Standup, 2024-03-06"]
+
+
+@pytest.mark.parametrize("backend", PDF_BACKENDS)
+def test_a_bold_day_printed_without_a_gap_opens_its_entry(tmp_path, backend):
+    """A Markdown "#### 26.02." printed as bold body-sized text with no gap below it (as
+    Chromium prints a small heading) is still a heading: a short bold line that opens with its
+    date needs no blank line around it."""
+    pdf = FPDF(format="letter")
+    pdf.add_page()
+    pdf.set_font("Helvetica", "B", 20)
+    pdf.cell(0, 10, "Training log, run delta-7b, 2024", new_x="LMARGIN", new_y="NEXT")
+    for day in ("26.02.", "27.02.", "01.03."):
+        pdf.set_font("Helvetica", "B", 11)
+        pdf.cell(0, 6, day, new_x="LMARGIN", new_y="NEXT")
+        pdf.set_font("Helvetica", size=11)
+        for line in BODY[:2]:
+            pdf.cell(0, 6, line, new_x="LMARGIN", new_y="NEXT")
+    path = tmp_path / "log.pdf"
+    pdf.output(str(path))
+    assert [(e.heading, str(e.date)) for e in segment(read(path, backend))][-3:] == [
+        ("26.02.", "2024-02-26"), ("27.02.", "2024-02-27"), ("01.03.", "2024-03-01")]

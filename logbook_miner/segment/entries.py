@@ -48,6 +48,7 @@ _MAX_HEADING_CHARS = 250
 # Markdown's bold around words: "**Alice Smith**" (not "2**16", nor "__init__.py")
 _EMPHASIS = re.compile(r"(?<![\w*])(\*\*)(\S(?:.*?\S)?)\*\*(?![\w*])")
 _MAX_STANDALONE_BOLD_CHARS = 120
+_MAX_DATED_LABEL_CHARS = 40
 _LEADER_CHARS = ".·…_"
 _AUTHOR = re.compile(r"\[(?P<name>[A-Z][\w.' -]{0,40}?)\]")
 _RUN_ID = [
@@ -150,7 +151,10 @@ def _find_headings(lines: list[Line], dayfirst: bool) -> list[_Heading]:
                 heads.append(_Heading(i, text, _BODY_LEVEL, when, page=line.page, date_led=True))
             continue
         level = line.level if line.level is not None else levels.get((line.size, line.bold))
-        bold = level is None and _standalone(lines, i) and line.bold and line.indent < _INDENTED
+        # a bold line stands apart by blank lines, or by being only a date (a PDF may print no
+        # gap under a heading as small as its text: "26.02.")
+        bold = level is None and line.bold and line.indent < _INDENTED and (
+            _standalone(lines, i) or _dated_label(text, dayfirst))
         if bold:
             level = levels.get("bold")  # indented, it is a list item or a table's header row
         if level is None and _starts_block(lines, i) and (mail := _mail_header(lines, i, dayfirst)):
@@ -304,6 +308,15 @@ def _standalone(lines: list[Line], i: int) -> bool:
              or lines[i + 1].page != lines[i].page)
     return (_starts_block(lines, i) and after
             and len(lines[i].text) <= _MAX_STANDALONE_BOLD_CHARS)
+
+
+def _dated_label(text: str, dayfirst: bool) -> bool:
+    """A line that is only a date, with its weekday or time: "26.02.", "Mon 4 Mar 2024"."""
+    if len(text) > _MAX_DATED_LABEL_CHARS:
+        return False
+    when = dates.leading_when(text, dayfirst) or (
+        dates.heading_when(text, dayfirst) if text.lstrip(" *_")[:1].isdigit() else None)
+    return when is not None and not text[when.end:].strip(" *_.:,)]")
 
 
 def _log_line(when: dates.When, text: str) -> bool:
