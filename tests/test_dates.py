@@ -253,6 +253,24 @@ def test_a_mail_archive_heading_is_dated_by_its_posting_stamp():
      "--- Day changed Fri Mar 15 2024\n[08:05] <elena> restarted from 40k\n",
      [("--- Day changed Thu Mar 14 2024", date(2024, 3, 14)),
       ("--- Day changed Fri Mar 15 2024", date(2024, 3, 15))]),
+    # a mail thread pasted with its client's lines over each reply; the quoted text is the
+    # reply's
+    ("# Re: restarts\n\nOn Tue, Apr 2, 2024 at 8:41 AM Priya Raman <priya@lab.example> wrote:\n"
+     "Drained gx-14.\n\nOn 8 Apr 2024, at 07:55, Tom Becker <tb@lab.example> wrote:\n"
+     "> Drained gx-14.\nQuiet weekend.\n",
+     [("On Tue, Apr 2, 2024 at 8:41 AM Priya Raman <priya@lab.example> wrote:",
+       date(2024, 4, 2)),
+      ("On 8 Apr 2024, at 07:55, Tom Becker <tb@lab.example> wrote:", date(2024, 4, 8))]),
+    # a YAML list of dated notes
+    ("# run-log.yaml\n\n- date: 2024-05-06\n  note: launched\n- date: \"2024-05-07\"\n"
+     "  note: >\n    k-04 drained\n",
+     [("2024-05-06", date(2024, 5, 6)), ('"2024-05-07"', date(2024, 5, 7))]),
+    # a GitLab thread: who, their handle and the day
+    ("# Step time regression (#1284)\n\nOpened by Kim Laine · 6 comments\n\n**Kim Laine**"
+     " @klaine · Jun 3, 2024\n\nslower\n\nRavi Menon @rmenon · Jun 4, 2024 · edited\n\n"
+     "pinned NCCL\n",
+     [("Kim Laine @klaine · Jun 3, 2024", date(2024, 6, 3)),
+      ("Ravi Menon @rmenon · Jun 4, 2024 · edited", date(2024, 6, 4))]),
     # a day and month as Europe dots them, the year from the title
     ("# Run delta-7b, 2024\n\n#### 26.02.\n\nstarted\n\n#### 01.03.\n\nnode swap\n",
      [("26.02.", date(2024, 2, 26)), ("01.03.", date(2024, 3, 1))]),

@@ -108,14 +108,18 @@ _TIME = re.compile(
 # nickname), or what it did, as a tracker heads a comment: "**@tanya-r** commented on ",
 # "okafor-d commented ", "Jane Doe closed this as completed on "
 _NAME = r"(?:\*\*|__)?@?[A-Za-z][\w.'-]*(?: [A-Z][\w.'-]*){0,3}(?:\*\*|__)?"
-_NAME_THEN_DASH = re.compile(rf"{_NAME}\s*[—–-]\s+")
+_NAME_THEN_DASH = re.compile(rf"{_NAME}(?P<handle>\s+@[\w.-]+)?\s*[—–·-]\s+")  # "@klaine ·"
 _NAME_THEN_ACTION = re.compile(
     rf"{_NAME}\s+(?:commented|replied|wrote|posted|opened|closed|reopened|merged|edited"
     r"|approved|reviewed|added|removed|changed|assigned|labell?ed|pinned|locked|referenced"
     r"|mentioned|transferred|renamed)\b")
 _ACTION_WORDS = 7  # at most, between the verb and the day: "closed this as completed on"
-# what a tracker may write after a comment's date: "•  edited", "(edited)"
-_EDITED = re.compile(r"\s*(?:[•·]\s*edited|\(edited\))?\s*$")
+# what a tracker may write after a comment's date: "•  edited", "(edited)", "(edited Jun 7)"
+_EDITED = re.compile(r"\s*(?:[•·]\s*edited|\(edited\b[^()]*\))?\s*$")
+# a mail client's line over a quoted reply: "On Tue, Apr 2, 2024 at 8:41 AM Priya Raman
+# <priya@lab.example> wrote:", "On 8 Apr 2024, at 07:55, Priya Raman wrote:"
+_ATTRIBUTION = re.compile(r"\s*On\s+(?P<when>.+?),?\s+[^,<>]{2,60}?(?:\s*<[^<>\s]+@[^<>\s]+>)?"
+                          r"\s+wrote:\s*$")
 # what says an event is over, whatever later day its sentence also names
 _DONE = re.compile(r"(?i)\b(done|completed|complete|finished|ended|went (fine|well|smoothly))\b")
 # a date's clock to the second, as a mail archive stamps a post ("Tue Oct 8 21:14:03 CEST 2024")
@@ -129,7 +133,7 @@ _ZONE = re.compile(r"\s*\(?(?P<zone>Z|[A-Z]{2,5}|UTC[+-]\d{1,2})\)?(?![\w])")
 # A lone '-' or '*' is a list item.
 _WEEKDAY_LEAD = r"(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]*\.?,?\s+"
 _LEAD = re.compile(
-    rf"^(?:\s|\*\*|__|#+\s|[\[(<]|=+|~+|-{{2,}}|{_WEEKDAY_LEAD}(?=\w)|"
+    rf"^(?:\s|\*\*|__|#+\s|[\[(<\"]|=+|~+|-{{2,}}|{_WEEKDAY_LEAD}(?=\w)|"
     r"(?:Day|Week|Entry)\s+#?\d+\b[\s,:.\-\u2013\u2014]*|Day changed\s+|Log opened\s+)*")
 # a weekday at the end of the lead, where a date written with it opens ("Mon 3/4")
 _LEADING_WEEKDAY = re.compile(rf"{_WEEKDAY_LEAD}$")
@@ -292,18 +296,32 @@ def byline_when(text: str, dayfirst: bool = False) -> When | None:
     """The date of a line that is only a name and when it wrote, as a chat export heads each
     message ("**Alice Smith** — 04/03/2024 09:14": a date and its time end the line), or a
     name, what it did and the day, as an issue tracker heads each comment ("**@tanya-r**
-    commented on Mar 5, 2024")."""
+    commented on Mar 5, 2024", "Kim Laine @klaine · Jun 3, 2024"), or a mail client's line
+    over a reply ("On Tue, Apr 2, 2024 at 8:41 AM Priya <p@x.org> wrote:")."""
     action = _NAME_THEN_ACTION.match(text)
     found = find_dates(text, dayfirst) if action else []
     if found and len(text[action.end():found[-1].start].split()) <= _ACTION_WORDS:
         when = when_at(text, found[-1])
         if _EDITED.fullmatch(text, when.end):
             return when
+    attribution = _ATTRIBUTION.match(text)
+    if attribution:
+        when = leading_when(attribution["when"], dayfirst)
+        return _moved(when, attribution.start("when")) if when else None
     name = _NAME_THEN_DASH.match(text)
     when = leading_when(text[name.end():], dayfirst) if name else None
-    if when is None or when.time is None or text[name.end() + when.end:].strip(" *_"):
+    if when is None:
+        return None
+    rest = text[name.end() + when.end:]
+    if name["handle"]:  # a tracker's "Kim Laine @klaine · Jun 3, 2024 · edited"
+        return _moved(when, name.end()) if _EDITED.fullmatch(rest) else None
+    if when.time is None or rest.strip(" *_"):
         return None  # ("Vendor ETA – 2024-03-11" is a line of the body)
-    at = name.end()
+    return _moved(when, name.end())
+
+
+def _moved(when: When, at: int) -> When:
+    """`when` found in a text that begins `at` characters into the line."""
     found = replace(when.date, start=when.date.start + at, end=when.date.end + at)
     return replace(when, date=found, end=when.end + at)
 

@@ -73,7 +73,9 @@ _RULE_LEAD = re.compile(r"\s*(?:={2,}|~{2,}|-{2,})")
 _TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$")  # |---|:--:|
 # a list item's bullet or number, a table row's bar, a date's label ("Date: 2023-03-04")
 _DATE_LABEL = r"(?:Date|Dated|Posted|Updated)\s*:"
-_ITEM_MARK = re.compile(rf"(?:[-*+\u2022|]|\d{{1,3}}[.)](?=\s)|{_DATE_LABEL})\s*", re.IGNORECASE)
+# (a YAML list's "- date: 2024-05-06" too)
+_ITEM_MARK = re.compile(rf"(?:(?:[-*+\u2022|]|\d{{1,3}}[.)](?=\s))\s*(?:{_DATE_LABEL}\s*)?"
+                        rf"|{_DATE_LABEL}\s*)", re.IGNORECASE)
 _FIELD = re.compile(r"(?P<name>[A-Za-z][\w-]{0,20})\s*:\s+(?P<value>\S.*)")  # "Subject: run-42"
 # a mail header's fields (a handover template's "Summary:", "Action:" are its body)
 _MAIL_FIELDS = frozenset({"from", "to", "cc", "bcc", "date", "sent", "subject", "reply-to",
