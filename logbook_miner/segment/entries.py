@@ -2,18 +2,21 @@
 
 What an entry is, stated once:
 - A heading is a line set apart by the format (a Markdown, Word or HTML
-  heading, a PDF line in a larger font, a bold line standing alone - ranked
-  below the styled headings -, a text line underlined with ===) or an
+  heading, a PDF line in a larger font, a bold line standing alone or that
+  is only a date - ranked below the styled headings -, a text line
+  underlined with ===) or an
   unindented line that begins with a date or date-time and starts a block
   (or continues a run of such lines). A line led by a date and its clock,
   or by a rule and a date (an IRC log's "--- Day changed ..."), and a
-  chat's or tracker's byline ("nick — 03/14/2024 9:12 PM", "@kiri
-  commented on Mar 4, 2024") open an entry wherever they stand, as chat
-  exports run messages together. A list item, a log line with
+  chat's, tracker's or mail client's byline ("nick — 03/14/2024 9:12 PM",
+  "@kiri commented on Mar 4, 2024", "On Tue, Apr 2, 2024 at 8:41 AM Priya
+  <p@x.org> wrote:") open an entry wherever they stand, as chat exports
+  run messages together. A list item, a log line with
   seconds, or a date inside a title starts nothing; where styled headings
   carry dates, plain date-led lines are prose. Where no heading is dated and
   the document is only headings and outermost list items, table rows or
-  `Date:` lines that begin with a date (two or more, each with its block),
+  `Date:` lines (a YAML list's `- date:` too) that begin with a date (two
+  or more, each with its block),
   those are the entries: a logbook kept as a list of dated bullets, a table
   or a form. A dated list among a report's paragraphs is its text.
 - A heading wraps onto the next line when that line has its style, or when
