@@ -264,7 +264,7 @@ def test_a_mail_archive_heading_is_dated_by_its_posting_stamp():
     # a YAML list of dated notes
     ("# run-log.yaml\n\n- date: 2024-05-06\n  note: launched\n- date: \"2024-05-07\"\n"
      "  note: >\n    k-04 drained\n",
-     [("2024-05-06", date(2024, 5, 6)), ('"2024-05-07"', date(2024, 5, 7))]),
+     [("2024-05-06", date(2024, 5, 6)), ("2024-05-07", date(2024, 5, 7))]),
     # a GitLab thread: who, their handle and the day
     ("# Step time regression (#1284)\n\nOpened by Kim Laine · 6 comments\n\n**Kim Laine**"
      " @klaine · Jun 3, 2024\n\nslower\n\nRavi Menon @rmenon · Jun 4, 2024 · edited\n\n"
@@ -448,3 +448,41 @@ def test_an_unchanged_file_read_with_other_date_options_is_read_again(tmp_path):
     said = ingest("--dates", "month-first")  # the zone stays
     assert "now with --timezone UTC --dates month-first" in said
     assert stored() == ["2023-03-07 09:00", "2023-04-08 10:00"]
+
+
+@pytest.mark.parametrize("text, expected", [
+    # a timeline inside a note, each line led by its date and clock
+    ("2024-03-04 - night shift\n\nJob crashed. Timeline:\n2024-03-04 23:12 NCCL timeout\n"
+     "2024-03-04 23:55 restarted from 41000\nBack by midnight.\n\n2024-03-05 - day shift\n\n"
+     "Quiet.\n",
+     ["2024-03-04 - night shift", "2024-03-05 - day shift"]),
+    # a schedule, a ticket's history and a list of who changed what on which day
+    ("# Notes\n\n## Maintenance\n\nWindows booked:\nMaintenance — 2024-03-20 06:00 UTC\n"
+     "ETA — 2024-03-28 12:00\nUntil then 62 nodes.\n\n## Week 10\n\nChanges, in order:\n"
+     "Tanya merged the NVLS fix on Mar 5, 2024\nRMA-88213 opened on Mar 1, 2024\n"
+     "Swapped the board in gx-14.\n\nRestarts:\n-- Mar 4: NCCL hang at 41k\n"
+     "~~Mar 7: swap gx-14~~ late\n", ["Maintenance", "Week 10"]),
+    # one reply quoted in a note, and sections after a forwarded mail
+    ("2024-04-03 - vendor update\n\nForwarding the reply:\n\nOn Tue, Apr 2, 2024 at 8:41 AM "
+     "Priya <p@vendor.example> wrote:\n> Ships Friday.\n\nWe swap it Monday.\n\n"
+     "2024-04-04 - quiet\n\nLoss 2.11.\n", ["2024-04-03 - vendor update", "2024-04-04 - quiet"]),
+    ("# Spring\n\n## Vendor thread\n\nOn Tue, Apr 2, 2024 at 8:41 AM Priya <p@v.example> wrote:"
+     "\n> Ships Friday.\n\nOn Wed, Apr 3, 2024 at 9:00 AM Tom <t@v.example> wrote:\n> Thanks.\n\n"
+     "## Checkpointing\n\nAsync saves.\n",
+     ["On Tue, Apr 2, 2024 at 8:41 AM Priya <p@v.example> wrote:",
+      "On Wed, Apr 3, 2024 at 9:00 AM Tom <t@v.example> wrote:", "Checkpointing"]),
+    # a long paragraph that opens with a date and clock, numbered sections, a form's "- Date:"
+    ("# Postmortem\n\n## Narrative\n\n2024-03-04 09:12 UTC is when the first alert fired; "
+     + "the job hung again and again " * 10 + "\n\n## 1.1. - Hardware\n\n64 nodes.\n\n"
+     "## INC-101: NCCL hang\n\n- Date: 2024-03-04\n- Owner: Ravi\n",
+     ["Narrative", "1.1. - Hardware", "INC-101: NCCL hang"]),
+])
+def test_lines_inside_a_note_stay_its_text(tmp_path, text, expected):
+    """The shapes that open entries in chat and tracker exports, met inside ordinary notes."""
+    notes = tmp_path / "notes.md"
+    notes.write_text(text, encoding="utf-8")
+    assert [e.heading for e in segment(read(notes))] == expected
+
+
+def test_a_two_digit_year_00_is_read_without_error():
+    assert not reads_dayfirst(["01/02/00 - test line from the old template", "03/04/2024 - up"])

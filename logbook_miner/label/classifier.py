@@ -297,8 +297,7 @@ class Classifier:
         entries = list(entries)
         self.context.own_size = context.own_model_size(
             getattr(e, f) or "" for e in entries for f in FIELDS)
-        self.context.followed = bool(entries) and self.followed_run.told_in(
-            f"{entries[0].heading}\n{(entries[0].text or '')[:_OPENING]}")
+        self.context.followed = bool(entries) and self.followed_run.told_in(_opening(entries))
         renaming = self.names.of(getattr(e, f) or "" for e in entries for f in FIELDS)
         docs = self.nlp.pipe(_pieces(entries, renaming), as_tuples=True)
         by_entry = itertools.groupby(docs, key=lambda piece: piece[1][0])
@@ -417,6 +416,12 @@ class Classifier:
                     original, sentence_end, end):
                 sentence_end = _end(doc, bounds.around(last)[1], where)
             yield Cue(label, rule, where[doc[first].idx], sentence_end)
+
+
+def _opening(entries: list[Entry]) -> str:
+    """A logbook's title and preamble: its first entry's heading, and its text if undated."""
+    first = entries[0]
+    return first.heading + ("" if first.date else f"\n{(first.text or '')[:_OPENING]}")
 
 
 def _pieces(entries: list[Entry], renaming: Renaming | None = None

@@ -86,9 +86,10 @@ DATE_PATTERNS = [
     _needing("/", rf"(?i)\b{_WEEKDAY}\b\.?,?\s+(?P<a>[0-3]?\d)/(?P<b>[0-3]?\d)(?![\d/])"),
 ]
 # a heading that is only a day and month: "6/3", "6/3 14:20 UTC", "3/12 Mon", "26.02." (day
-# first, as Europe writes it; not "TP/PP 4/8",
-# not "1/2 of the nodes": a styled heading only, never a line of the body, see `heading_when`)
-_BARE_DAY = re.compile(rf"\s*(?P<a>[0-3]?\d)(?:/|(?P<dot>\.))(?P<b>[0-3]?\d)(?(dot)\.)"
+# first, as Europe writes it, two digits each: not a section's "1.1."; not "TP/PP 4/8", not
+# "1/2 of the nodes": a heading's, never a line of the body's, see `heading_when`)
+_BARE_DAY = re.compile(r"\s*(?:(?P<a>[0-3]?\d)/(?P<b>[0-3]?\d)"
+                       r"|(?P<da>[0-3]\d)(?P<dot>\.)(?P<db>[01]\d)\.)"
                        rf"(?:\s+\(?(?i:{_WEEKDAY})\.?\)?)?"
                        r"(?=\s*$|\s+\d{1,2}:\d\d|\s*[:\u2013\u2014-]\s)")
 # day and month both numbers, with a year (what says whether a logbook writes the day first)
@@ -105,21 +106,24 @@ _TIME = re.compile(
     re.IGNORECASE,
 )
 # a name that heads a line, then a dash: "**Alice Smith** — ", "@kiri - ", "mayaz — " (a chat
-# nickname), or what it did, as a tracker heads a comment: "**@tanya-r** commented on ",
-# "okafor-d commented ", "Jane Doe closed this as completed on "
+# nickname); "Kim Laine @klaine · " (a tracker's, its handle after the name)
 _NAME = r"(?:\*\*|__)?@?[A-Za-z][\w.'-]*(?: [A-Z][\w.'-]*){0,3}(?:\*\*|__)?"
-_NAME_THEN_DASH = re.compile(rf"{_NAME}(?P<handle>\s+@[\w.-]+)?\s*[—–·-]\s+")  # "@klaine ·"
+_NAME_THEN_DASH = re.compile(rf"{_NAME}(?P<handle>\s+@[\w.-]+)?\s*[—–·-]\s+")
+# who did what on a tracker, then the day: "**@tanya-r** commented on ", "okafor-d commented ",
+# "**@mara-k** closed this as completed on ": the name marked as a tracker marks it (its @ or
+# bold), or the act a comment's ("Tanya merged the fix on Mar 5, 2024" is a sentence)
+_MARKED_NAME = r"(?:\*\*|__)@?[\w.'-]+(?: [\w.'-]+){0,3}(?:\*\*|__)|@[\w.-]+"
 _NAME_THEN_ACTION = re.compile(
-    rf"{_NAME}\s+(?:commented|replied|wrote|posted|opened|closed|reopened|merged|edited"
-    r"|approved|reviewed|added|removed|changed|assigned|labell?ed|pinned|locked|referenced"
-    r"|mentioned|transferred|renamed)\b")
+    rf"(?:{_MARKED_NAME})\s+(?:commented|replied|wrote|posted|opened|closed|reopened|merged"
+    r"|edited|approved|reviewed|added|removed|changed|assigned|labell?ed|pinned|locked"
+    r"|referenced|mentioned|transferred|renamed)\b"
+    rf"|{_NAME}\s+(?:commented|replied)(?=\s+(?:on\s+)?\S+\s+\d)")
 _ACTION_WORDS = 7  # at most, between the verb and the day: "closed this as completed on"
 # what a tracker may write after a comment's date: "•  edited", "(edited)", "(edited Jun 7)"
 _EDITED = re.compile(r"\s*(?:[•·]\s*edited|\(edited\b[^()]*\))?\s*$")
 # a mail client's line over a quoted reply: "On Tue, Apr 2, 2024 at 8:41 AM Priya Raman
 # <priya@lab.example> wrote:", "On 8 Apr 2024, at 07:55, Priya Raman wrote:"
-_ATTRIBUTION = re.compile(r"\s*On\s+(?P<when>.+?),?\s+[^,<>]{2,60}?(?:\s*<[^<>\s]+@[^<>\s]+>)?"
-                          r"\s+wrote:\s*$")
+_ATTRIBUTION = re.compile(r"\s*On\s+(?=.*\swrote:\s*$)")
 # what says an event is over, whatever later day its sentence also names
 _DONE = re.compile(r"(?i)\b(done|completed|complete|finished|ended|went (fine|well|smoothly))\b")
 # a date's clock to the second, as a mail archive stamps a post ("Tue Oct 8 21:14:03 CEST 2024")
@@ -133,7 +137,7 @@ _ZONE = re.compile(r"\s*\(?(?P<zone>Z|[A-Z]{2,5}|UTC[+-]\d{1,2})\)?(?![\w])")
 # A lone '-' or '*' is a list item.
 _WEEKDAY_LEAD = r"(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]*\.?,?\s+"
 _LEAD = re.compile(
-    rf"^(?:\s|\*\*|__|#+\s|[\[(<\"]|=+|~+|-{{2,}}|{_WEEKDAY_LEAD}(?=\w)|"
+    rf"^(?:\s|\*\*|__|#+\s|[\[(<]|=+|~+|-{{2,}}|{_WEEKDAY_LEAD}(?=\w)|"
     r"(?:Day|Week|Entry)\s+#?\d+\b[\s,:.\-\u2013\u2014]*|Day changed\s+|Log opened\s+)*")
 # a weekday at the end of the lead, where a date written with it opens ("Mon 3/4")
 _LEADING_WEEKDAY = re.compile(rf"{_WEEKDAY_LEAD}$")
@@ -221,7 +225,8 @@ def reads_dayfirst(texts: Iterable[str]) -> bool:
                 day_first |= 12 < a <= 31 and 1 <= b <= 12
                 month_first |= 12 < b <= 31 and 1 <= a <= 12
                 if 1 <= a <= 12 and 1 <= b <= 12:
-                    unsettled.append((int(m["year"]), a, b))
+                    year = int(m["year"])
+                    unsettled.append((year + 2000 if year < 100 else year, a, b))
     if day_first or month_first:
         return day_first and not month_first
     return _steps(unsettled, dayfirst=True) < _steps(unsettled, dayfirst=False)
@@ -250,6 +255,8 @@ def _to_match(m: re.Match, dayfirst: bool) -> DateMatch | None:
         month, day = int(groups["month"]), 1
     elif groups.get("mon"):
         month, day = MONTHS[groups["mon"].lower().rstrip(".")], int(groups["day"])
+    elif groups.get("da"):  # a bare day and month dotted, day first: "26.02."
+        month, day = int(groups["db"]), int(groups["da"])
     elif groups.get("a"):
         a, b = int(groups["a"]), int(groups["b"])
         day_first = dayfirst or groups.get("dot") is not None
@@ -306,8 +313,8 @@ def byline_when(text: str, dayfirst: bool = False) -> When | None:
             return when
     attribution = _ATTRIBUTION.match(text)
     if attribution:
-        when = leading_when(attribution["when"], dayfirst)
-        return _moved(when, attribution.start("when")) if when else None
+        when = leading_when(text[attribution.end():], dayfirst)
+        return _moved(when, attribution.end()) if when else None
     name = _NAME_THEN_DASH.match(text)
     when = leading_when(text[name.end():], dayfirst) if name else None
     if when is None:

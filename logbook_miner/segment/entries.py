@@ -72,19 +72,19 @@ _COUNTED = re.compile(r"\s*(?:gpus?|nodes?|hosts?|tokens?|steps?|its?|iters?|sam
                       re.IGNORECASE)  # "2048 GPUs" counts, it dates nothing ("2023 items" does)
 # a rule before a line's date sets it apart wherever it stands: "=== 2021-11-24 ===", an IRC
 # log's "--- Day changed Thu Mar 14 2024"
-_RULE_LEAD = re.compile(r"\s*(?:={2,}|~{2,}|-{2,})")
+_RULE_LEAD = re.compile(r"\s*(?:={3,}|~{3,}|-{3,})\s")
 _TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$")  # |---|:--:|
 # a list item's bullet or number, a table row's bar, a date's label ("Date: 2023-03-04")
 _DATE_LABEL = r"(?:Date|Dated|Posted|Updated)\s*:"
 # (a YAML list's "- date: 2024-05-06" too)
-_ITEM_MARK = re.compile(rf"(?:(?:[-*+\u2022|]|\d{{1,3}}[.)](?=\s))\s*(?:{_DATE_LABEL}\s*)?"
-                        rf"|{_DATE_LABEL}\s*)", re.IGNORECASE)
+_ITEM_MARK = re.compile(rf"(?:(?:[-*+\u2022|]|\d{{1,3}}[.)](?=\s))\s*(?:{_DATE_LABEL}\s*\"?)?"
+                        rf"|{_DATE_LABEL}\s*\"?)", re.IGNORECASE)
 _FIELD = re.compile(r"(?P<name>[A-Za-z][\w-]{0,20})\s*:\s+(?P<value>\S.*)")  # "Subject: run-42"
 # a mail header's fields (a handover template's "Summary:", "Action:" are its body)
 _MAIL_FIELDS = frozenset({"from", "to", "cc", "bcc", "date", "sent", "subject", "reply-to",
                           "message-id", "in-reply-to", "references", "list-id", "organization"})
 # a mail's or a post's date field, whose stamp to the second is no log line's
-_DATE_FIELD = re.compile(_DATE_LABEL, re.IGNORECASE)
+_DATE_FIELD = re.compile(rf"(?:[-*+\u2022]\s*)?{_DATE_LABEL}", re.IGNORECASE)
 # "Author: Jun Tan <jtan@>", "By: hlin · Reviewers: ptak": a name, up to another field
 _BYLINE = re.compile(r"^\W*(?:authors?|written by|posted by|by)\s*:\W*(?P<name>[^:·|;]{1,200}?)"
                      r"\s*(?:[·|;]|$)", re.IGNORECASE)
@@ -102,7 +102,13 @@ class _Heading:
     bold: bool = False  # a bold line standing alone (not a heading's size or level)
     size: float | None = None  # its font's (a PDF's)
     date_led: bool = False  # its text opens with its date
-    byline: bool = False  # a chat's or tracker's message: who, (what) and when
+    byline: bool = False  # a chat's, tracker's or mail thread's message: who, (what) and when
+
+    @property
+    def clocked(self) -> bool:
+        """A note led by its date and clock ("2024-05-02 14:10 - ..."), not a styled heading."""
+        return (self.level == _BODY_LEVEL and self.date_led and self.when is not None
+                and self.when.time is not None)
 
 
 def segment(doc: Document, default_timezone: str | None = None,
@@ -145,45 +151,58 @@ def segment(doc: Document, default_timezone: str | None = None,
 
 def _find_headings(lines: list[Line], dayfirst: bool) -> list[_Heading]:
     levels = _style_levels(lines)
-    heads = []
+    heads: list[_Heading] = []
     for i, line in enumerate(lines):
         text = line.text.strip()
-        if not text or line.code:
-            continue
-        if len(text) > _MAX_HEADING_CHARS:  # a paragraph, unless a note led by its date and clock
-            when = dates.leading_when(text, dayfirst) if line.indent < _INDENTED else None
-            if when is not None and when.time is not None and not _log_line(when, text):
-                heads.append(_Heading(i, text, _BODY_LEVEL, when, page=line.page, date_led=True))
-            continue
-        level = line.level if line.level is not None else levels.get((line.size, line.bold))
-        # a bold line stands apart by blank lines, or by being only a date (a PDF may print no
-        # gap under a heading as small as its text: "26.02.")
-        bold = level is None and line.bold and line.indent < _INDENTED and (
-            _standalone(lines, i) or _dated_label(text, dayfirst))
-        if bold:
-            level = levels.get("bold")  # indented, it is a list item or a table's header row
-        if level is None and _starts_block(lines, i) and (mail := _mail_header(lines, i, dayfirst)):
-            heads.append(mail)
-            continue
-        in_list = bool(heads) and heads[-1].level == _BODY_LEVEL and i - heads[-1].index <= 2
-        unindented = line.indent < _INDENTED
-        could_lead = level is not None or (unindented and (
-            _starts_block(lines, i) or in_list or _RULE_LEAD.match(text)))
-        when = dates.leading_when(text, dayfirst) if could_lead or unindented else None
-        if not could_lead and when is not None and when.time is None:
-            when = None  # inside a block, only a date with its clock opens a note ("May 3 09:12 -")
-        # a message's byline heads it wherever it stands, as a chat export runs them together
-        byline = when is None and (level is not None or unindented) and dates.byline_when(
-            text, dayfirst)
-        when = when or byline or None
-        date_led = when is not None and not _log_line(when, text)
-        if level is None and date_led:
-            level = _BODY_LEVEL
-        if level is not None:
-            heads.append(_Heading(i, text, level, when or dates.heading_when(text, dayfirst),
-                                  page=line.page, bold=bold, size=line.size,
-                                  date_led=when is not None, byline=bool(byline)))
+        if text and not line.code and (head := _heading_at(lines, i, levels, heads, dayfirst)):
+            heads.append(head)
+    bylines = [head for head in heads if head.byline]
+    if len(bylines) == 1:  # a lone byline is a reply quoted in a note, not a thread's message
+        heads.remove(bylines[0])
     return heads
+
+
+def _heading_at(lines: list[Line], i: int, levels: dict, heads: list[_Heading],
+                dayfirst: bool) -> _Heading | None:
+    """The heading line i is, if any; `heads`: those found above it."""
+    line, text = lines[i], lines[i].text.strip()
+    long = len(text) > _MAX_HEADING_CHARS  # a paragraph, unless it goes on a run of notes
+    unindented = line.indent < _INDENTED
+    previous = heads[-1] if heads else None
+    level = None if long else (
+        line.level if line.level is not None else levels.get((line.size, line.bold)))
+    # a bold line stands apart by blank lines, or by being only a date (a PDF may print no
+    # gap under a heading as small as its text: "26.02.")
+    bold = level is None and not long and line.bold and unindented and (
+        _standalone(lines, i) or _dated_label(text, dayfirst))
+    if bold:
+        level = levels.get("bold")  # indented, it is a list item or a table's header row
+    starts_block = _starts_block(lines, i)
+    if level is None and not long and starts_block and (
+            mail := _mail_header(lines, i, dayfirst)):
+        return mail
+    in_list = (previous is not None and previous.level == _BODY_LEVEL
+               and i - previous.index <= 2)
+    opens = level is not None or (unindented and not long and (
+        starts_block or in_list or _RULE_LEAD.match(text)))
+    when = dates.leading_when(text, dayfirst) if level is not None or unindented else None
+    if when is not None and not opens and not (when.time and previous and previous.clocked):
+        # inside a block only a run of notes led by their date and clock goes on ("May 3
+        # 09:12 - ..." after "May 2 18:40 - ...": not a timeline inside a note)
+        when = None
+    byline = None
+    if when is None and not long and (level is not None or unindented):
+        byline = dates.byline_when(text, dayfirst)
+        if byline and level is None and not (starts_block or (previous and previous.byline)):
+            byline = None  # inside a block, only a run of a chat's messages goes on
+        when = byline
+    if level is None and when is not None and not _log_line(when, text):
+        level = _BODY_LEVEL
+    if level is None:
+        return None
+    return _Heading(i, text, level, when or dates.heading_when(text, dayfirst), page=line.page,
+                    bold=bold, size=line.size, date_led=when is not None,
+                    byline=byline is not None)
 
 
 def _mail_header(lines: list[Line], i: int, dayfirst: bool) -> _Heading | None:
@@ -216,14 +235,17 @@ def _dated_items(lines: list[Line], heads: list[_Heading], dayfirst: bool) -> li
         text = _item_text(line)
         when = dates.leading_when(text, dayfirst) if text else None
         field = _DATE_FIELD.match(line.text.strip())
-        # (a `Date:` right under a heading dates that heading's entry: "## Day 1" / "Date: ...")
-        if when is not None and not (field and last_text in other) and (
-                field or not _log_line(when, text)):
+        if when is not None and (field or not _log_line(when, text)):
             depth = line.indent + len(line.text) - len(line.text.lstrip())
-            found.append((depth, _Heading(i, text, _BODY_LEVEL, when, page=line.page)))
+            head = _Heading(i, text, _BODY_LEVEL, when, page=line.page)
+            found.append((depth, head, field is not None, last_text in other))
         last_text = i if line.text.strip() else last_text
-    outermost = min((depth for depth, _ in found), default=0)
-    items = [item for depth, item in found if depth == outermost]
+    # `Date:` lines each right under a heading date those headings' entries ("## Day 1" /
+    # "Date: ..."); a list of them under one title is the log (a YAML file's "- date: ...")
+    if all(under for _, _, field, under in found if field):
+        found = [(depth, head, field, under) for depth, head, field, under in found if not field]
+    outermost = min((depth for depth, *_ in found), default=0)
+    items = [item for depth, item, *_ in found if depth == outermost]
     if len(items) < 2:
         return []
     starts = {item.index for item in items}
@@ -271,7 +293,8 @@ def _item_text(line: Line) -> str | None:
     mark = _ITEM_MARK.match(text)
     if mark is None and " | " not in text:
         return None
-    return text[mark.end() if mark else 0:].removesuffix("|").strip()
+    item = text[mark.end() if mark else 0:].removesuffix("|").strip()
+    return item.replace('"', "", 1) if mark and mark.group().endswith('"') else item  # date: "…"
 
 
 def _prefer_styled(heads: list[_Heading], fmt: str) -> list[_Heading]:
@@ -316,11 +339,15 @@ def _standalone(lines: list[Line], i: int) -> bool:
 
 
 def _dated_label(text: str, dayfirst: bool) -> bool:
-    """A line that is only a date, with its weekday or time: "26.02.", "Mon 4 Mar 2024"."""
+    """A line that is only a date, with its weekday or time: "26.02.", "Mon 4 Mar 2024" (not
+    "3 nodes lost since Mar 4")."""
     if len(text) > _MAX_DATED_LABEL_CHARS:
         return False
-    when = dates.leading_when(text, dayfirst) or (
-        dates.heading_when(text, dayfirst) if text.lstrip(" *_")[:1].isdigit() else None)
+    when = dates.leading_when(text, dayfirst)
+    if when is None:  # a bare day and month ("26.02."), which only a heading's reading finds
+        when = dates.heading_when(text, dayfirst)
+        if when is not None and when.date.start != len(text) - len(text.lstrip(" *_#")):
+            return False
     return when is not None and not text[when.end:].strip(" *_.:,)]")
 
 
@@ -452,18 +479,22 @@ def _merge_subheadings(heads: list[_Heading]) -> list[_Heading]:
     merged: list[_Heading] = []
     dated_level: int | None = None
     preamble_level: int | None = None  # of the heading above, dated by its preamble
+    section_level: int | None = None  # of the last heading that is no message's byline
     for head in heads:
         below = dated_level is not None and head.level > dated_level and merged
         label = head.bold and not head.date_led and head.text.rstrip().endswith(":")
         bold_under = (preamble_level is not None and head.level > preamble_level and head.bold
                       and head.when is None)
-        # a chat's or tracker's message holds the headings written in it ("### Update")
-        in_message = bool(merged) and merged[-1].byline and head.when is None
+        # a chat's or tracker's message holds the headings written in it ("### Update"), but
+        # not a section as high as the one the messages are in ("## Week 11" after "## Week 10")
+        in_message = (bool(merged) and merged[-1].byline and head.when is None
+                      and (section_level is None or head.level > section_level))
         if (below and (head.when is None or label)) or bold_under or in_message:
             merged[-1].body += [Line(head.text, size=head.size, bold=head.bold), *head.body]
             continue
         dated_level = head.level if head.when is not None else None
         preamble_level = head.level if head.when is None and _preamble_dated(head) else None
+        section_level = section_level if head.byline else head.level
         merged.append(head)
     return [h for h in merged if h.when is not None or any(x.text.strip() for x in h.body)]
 
