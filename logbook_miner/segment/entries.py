@@ -156,10 +156,17 @@ def _find_headings(lines: list[Line], dayfirst: bool) -> list[_Heading]:
         text = line.text.strip()
         if text and not line.code and (head := _heading_at(lines, i, levels, heads, dayfirst)):
             heads.append(head)
+    return [head for head in heads if head not in _not_messages(heads)]
+
+
+def _not_messages(heads: list[_Heading]) -> list[_Heading]:
+    """The bylines that head no message of a thread: a thread is two or more, each with text
+    under it; a lone one is a reply quoted in a note, and bylines on consecutive lines are a
+    list ("Maintenance — 2024-03-20 06:00 UTC" over "ETA — 2024-03-28 12:00")."""
     bylines = [head for head in heads if head.byline]
-    if len(bylines) == 1:  # a lone byline is a reply quoted in a note, not a thread's message
-        heads.remove(bylines[0])
-    return heads
+    lines = {head.index for head in bylines}
+    listed = [head for head in bylines if {head.index - 1, head.index + 1} & lines]
+    return bylines if len(bylines) - len(listed) < 2 else listed
 
 
 def _heading_at(lines: list[Line], i: int, levels: dict, heads: list[_Heading],
@@ -192,9 +199,7 @@ def _heading_at(lines: list[Line], i: int, levels: dict, heads: list[_Heading],
         when = None
     byline = None
     if when is None and not long and (level is not None or unindented):
-        byline = dates.byline_when(text, dayfirst)
-        if byline and level is None and not (starts_block or (previous and previous.byline)):
-            byline = None  # inside a block, only a run of a chat's messages goes on
+        byline = dates.byline_when(text, dayfirst)  # kept if a thread's (`_not_messages`)
         when = byline
     if level is None and when is not None and not _log_line(when, text):
         level = _BODY_LEVEL
