@@ -6,12 +6,13 @@ What an entry is, stated once:
   is only a date - ranked below the styled headings -, a text line
   underlined with ===) or an
   unindented line that begins with a date or date-time and starts a block
-  (or continues a run of such lines). A line led by a date and its clock,
-  or by a rule and a date (an IRC log's "--- Day changed ..."), and a
-  chat's, tracker's or mail client's byline ("nick — 03/14/2024 9:12 PM",
+  (or continues a run of such lines). A line led by a rule and a date (an
+  IRC log's "--- Day changed ...") opens an entry wherever it stands; so
+  does a line led by a date and its clock where it goes on a run of such
+  notes, as a chat export runs its messages together; and a thread's
+  bylines, two or more with text under each ("nick — 03/14/2024 9:12 PM",
   "@kiri commented on Mar 4, 2024", "On Tue, Apr 2, 2024 at 8:41 AM Priya
-  <p@x.org> wrote:") open an entry wherever they stand, as chat exports
-  run messages together. A list item, a log line with
+  <p@x.org> wrote:"). A list item, a log line with
   seconds, or a date inside a title starts nothing; where styled headings
   carry dates, plain date-led lines are prose. Where no heading is dated and
   the document is only headings and outermost list items, table rows or
@@ -51,7 +52,7 @@ _MAX_HEADING_CHARS = 250
 # Markdown's bold around words: "**Alice Smith**" (not "2**16", nor "__init__.py")
 _EMPHASIS = re.compile(r"(?<![\w*])(\*\*)(\S(?:.*?\S)?)\*\*(?![\w*])")
 _MAX_STANDALONE_BOLD_CHARS = 120
-_MAX_DATED_LABEL_CHARS = 40
+_MAX_DATED_LABEL_CHARS = 40  # a bold line that is only a date ("Mon 4 Mar 2024, 09:00 UTC")
 _LEADER_CHARS = ".·…_"
 _AUTHOR = re.compile(r"\[(?P<name>[A-Z][\w.' -]{0,40}?)\]")
 _RUN_ID = [
