@@ -157,16 +157,16 @@ def _find_headings(lines: list[Line], dayfirst: bool) -> list[_Heading]:
         text = line.text.strip()
         if text and not line.code and (head := _heading_at(lines, i, levels, heads, dayfirst)):
             heads.append(head)
-    return [head for head in heads if head not in _not_messages(heads)]
+    dropped = _not_messages(heads)
+    return [head for head in heads if head.index not in dropped]
 
 
-def _not_messages(heads: list[_Heading]) -> list[_Heading]:
-    """The bylines that head no message of a thread: a thread is two or more, each with text
-    under it; a lone one is a reply quoted in a note, and bylines on consecutive lines are a
-    list ("Maintenance — 2024-03-20 06:00 UTC" over "ETA — 2024-03-28 12:00")."""
-    bylines = [head for head in heads if head.byline]
-    lines = {head.index for head in bylines}
-    listed = [head for head in bylines if {head.index - 1, head.index + 1} & lines]
+def _not_messages(heads: list[_Heading]) -> set[int]:
+    """The lines of the bylines that head no message of a thread: a thread is two or more,
+    each with text under it; a lone one is a reply quoted in a note, and bylines on
+    consecutive lines are a list ("Maintenance — 2024-03-20 06:00 UTC" over "ETA — ...")."""
+    bylines = {head.index for head in heads if head.byline}
+    listed = {i for i in bylines if {i - 1, i + 1} & bylines}
     return bylines if len(bylines) - len(listed) < 2 else listed
 
 
