@@ -75,17 +75,18 @@ _COUNTED = re.compile(r"\s*(?:gpus?|nodes?|hosts?|tokens?|steps?|its?|iters?|sam
 # log's "--- Day changed Thu Mar 14 2024"
 _RULE_LEAD = re.compile(r"\s*(?:={3,}|~{3,}|-{3,})\s")
 _TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$")  # |---|:--:|
-# a list item's bullet or number, a table row's bar, a date's label ("Date: 2023-03-04")
+# a list item's bullet or number, a table row's bar, a date's label ("Date: 2023-03-04"; a
+# YAML list's "- date: 2024-05-06" too)
+_BULLET = r"[-*+\u2022]"
 _DATE_LABEL = r"(?:Date|Dated|Posted|Updated)\s*:"
-# (a YAML list's "- date: 2024-05-06" too)
-_ITEM_MARK = re.compile(rf"(?:(?:[-*+\u2022|]|\d{{1,3}}[.)](?=\s))\s*(?:{_DATE_LABEL}\s*\"?)?"
+_ITEM_MARK = re.compile(rf"(?:(?:{_BULLET}|\||\d{{1,3}}[.)](?=\s))\s*(?:{_DATE_LABEL}\s*\"?)?"
                         rf"|{_DATE_LABEL}\s*\"?)", re.IGNORECASE)
 _FIELD = re.compile(r"(?P<name>[A-Za-z][\w-]{0,20})\s*:\s+(?P<value>\S.*)")  # "Subject: run-42"
 # a mail header's fields (a handover template's "Summary:", "Action:" are its body)
 _MAIL_FIELDS = frozenset({"from", "to", "cc", "bcc", "date", "sent", "subject", "reply-to",
                           "message-id", "in-reply-to", "references", "list-id", "organization"})
 # a mail's or a post's date field, whose stamp to the second is no log line's
-_DATE_FIELD = re.compile(rf"(?:[-*+\u2022]\s*)?{_DATE_LABEL}", re.IGNORECASE)
+_DATE_FIELD = re.compile(rf"(?:{_BULLET}\s*)?{_DATE_LABEL}", re.IGNORECASE)
 # "Author: Jun Tan <jtan@>", "By: hlin · Reviewers: ptak": a name, up to another field
 _BYLINE = re.compile(r"^\W*(?:authors?|written by|posted by|by)\s*:\W*(?P<name>[^:·|;]{1,200}?)"
                      r"\s*(?:[·|;]|$)", re.IGNORECASE)
@@ -193,10 +194,11 @@ def _heading_at(lines: list[Line], i: int, levels: dict, heads: list[_Heading],
                and i - previous.index <= 2)
     opens = level is not None or (unindented and not long and (
         starts_block or in_list or _RULE_LEAD.match(text)))
-    when = dates.leading_when(text, dayfirst) if level is not None or unindented else None
-    if when is not None and not opens and not (when.time and previous and previous.clocked):
-        # inside a block only a run of notes led by their date and clock goes on ("May 3
-        # 09:12 - ..." after "May 2 18:40 - ...": not a timeline inside a note)
+    # inside a block only a run of notes led by their date and clock goes on ("May 3 09:12 -
+    # ..." after "May 2 18:40 - ...": not a timeline inside a note)
+    goes_on = not opens and unindented and previous is not None and previous.clocked
+    when = dates.leading_when(text, dayfirst) if opens or goes_on else None
+    if goes_on and when is not None and when.time is None:
         when = None
     byline = None
     if when is None and not long and (level is not None or unindented):
