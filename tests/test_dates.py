@@ -274,6 +274,12 @@ def test_a_mail_archive_heading_is_dated_by_its_posting_stamp():
     # a day and month as Europe dots them, the year from the title
     ("# Run delta-7b, 2024\n\n#### 26.02.\n\nstarted\n\n#### 01.03.\n\nnode swap\n",
      [("26.02.", date(2024, 2, 26)), ("01.03.", date(2024, 3, 1))]),
+    # headings that each cover a few days, a weekday before each end, dated by the first day
+    ("# Ops diary\n\n## Thu 7 – Sat 9 Nov 2024\n\nswapped k-02\n\n"
+     "## Sun 10 Nov – Tue 12 Nov 2024\n\nquiet\n\n## Wed, Nov 27 - Mon, Dec 2, 2024\n\nevals\n",
+     [("Thu 7 – Sat 9 Nov 2024", date(2024, 11, 7)),
+      ("Sun 10 Nov – Tue 12 Nov 2024", date(2024, 11, 10)),
+      ("Wed, Nov 27 - Mon, Dec 2, 2024", date(2024, 11, 27))]),
     # ISO weeks, each dated by its Monday
     ("# Weekly log\n\n## 2024-W10\n\n- Mon: launched\n\n## 2025-W01\n\n- Tue: quiet\n",
      [("2024-W10", date(2024, 3, 4)), ("2025-W01", date(2024, 12, 30))]),

@@ -32,17 +32,19 @@ _MONTH = (
 )
 _ORDINAL = r"(?:st|nd|rd|th)?"
 _DAY = rf"(?P<day>[0-3]?\d){_ORDINAL}"
-_DASH = r"\s*[-\u2013]\s*"
-_LAST_DAY = rf"[0-3]?\d{_ORDINAL}"  # a range's last day
-# "8-14 April": the range's last day (not the hour of "Apr 8 - 14:00")
-_RANGE_END = rf"(?:{_DASH}{_LAST_DAY}(?![:\d]))?"
-_OTHER_MONTH = _MONTH.replace("?P<mon>", "?:")  # a range's last month: "Apr 29 - May 5, 2024"
 WEEKDAYS = {name: number
             for number, name in enumerate(("mon", "tue", "wed", "thu", "fri", "sat", "sun"))}
 
 # a weekday's name, in full or cut short ("Mon", "Tues", "Thurs")
 _WEEKDAY = (r"(?P<weekday>mon(?:day)?|tue(?:s(?:day)?)?|wed(?:nesday)?|thu(?:r(?:s(?:day)?)?)?"
             r"|fri(?:day)?|sat(?:urday)?|sun(?:day)?)")
+_DASH = r"\s*[-\u2013]\s*"
+# a range's end may name its weekday: "Mon 11 – Wed 13 Mar 2024", "Fri 29 Mar – Mon 1 Apr 2024"
+_DASH_TO = rf"{_DASH}(?:(?i:{_WEEKDAY.replace('?P<weekday>', '?:')})\.?,?\s+)?"
+_LAST_DAY = rf"[0-3]?\d{_ORDINAL}"  # a range's last day
+# "8-14 April": the range's last day (not the hour of "Apr 8 - 14:00")
+_RANGE_END = rf"(?:{_DASH_TO}{_LAST_DAY}(?![:\d]))?"
+_OTHER_MONTH = _MONTH.replace("?P<mon>", "?:")  # a range's last month: "Apr 29 - May 5, 2024"
 _NEEDS: dict[re.Pattern, str] = {}  # a date regex -> a character every text it matches holds
 
 
@@ -65,9 +67,9 @@ DATE_PATTERNS = [
     re.compile(rf"\b{_MONTH},?\s+{_DAY}{_RANGE_END}\b(?:,?\s+(?P<year>(?:19|20)\d\d)\b)?"),
     # a range over two months takes the year written after its end: "Apr 29 - May 5, 2024",
     # "29 April - 5 May 2024"
-    re.compile(rf"\b{_MONTH},?\s+{_DAY}{_DASH}{_OTHER_MONTH}\s+{_LAST_DAY}"
+    re.compile(rf"\b{_MONTH},?\s+{_DAY}{_DASH_TO}{_OTHER_MONTH}\s+{_LAST_DAY}"
                rf",?\s+(?P<year>(?:19|20)\d\d)\b"),
-    re.compile(rf"\b{_DAY}\s+{_MONTH}{_DASH}{_LAST_DAY}\s+{_OTHER_MONTH}"
+    re.compile(rf"\b{_DAY}\s+{_MONTH}{_DASH_TO}{_LAST_DAY}\s+{_OTHER_MONTH}"
                rf",?\s+(?P<year>(?:19|20)\d\d)\b"),
     # ("of" only after an ordinal: "3 of June's runs" is a count)
     re.compile(rf"\b(?P<day>[0-3]?\d)(?:(?:st|nd|rd|th)\s+of|{_ORDINAL}{_RANGE_END})"

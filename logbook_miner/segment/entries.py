@@ -20,6 +20,8 @@ What an entry is, stated once:
   or more, each with its block),
   those are the entries: a logbook kept as a list of dated bullets, a table
   or a form. A dated list among a report's paragraphs is its text.
+- A heading is dated by the first date it writes; a range by its first day, its
+  month and year maybe written once at its end ("Mon 11 – Wed 13 Mar 2024").
 - A heading wraps onto the next line when that line has its style, or when
   the heading leaves a bracket open.
 - A table of contents repeats later headings with nothing under them: its
