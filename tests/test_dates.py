@@ -210,6 +210,12 @@ def test_a_mail_archive_heading_is_dated_by_its_posting_stamp():
     ("# Run diary\n\nKept by the on-call.\n\n## Day 1\n\nDate: 2024-03-04\nLaunched.\n\n"
      "## Day 2\n\nDate: 2024-03-05\nNode 12 died.\n",
      [("Day 1", date(2024, 3, 4)), ("Day 2", date(2024, 3, 5))]),
+    # an mbox: each mail's "From " line over its header block; a body's ">From" is quoted
+    ("# ops list\n\nFrom ana@lab.example Tue Apr  2 07:30:05 2024\nFrom: Ana <ana@lab.example>\n"
+     "Date: Tue, 2 Apr 2024 07:30:05 +0200\nSubject: ckpt 12k saved\n\nAll shards verified.\n"
+     ">From the logs: no retries.\n\nFrom - Wed Apr  3 10:02:44 2024\nFrom: Bo <bo@lab.example>\n"
+     "Date: Wed, 3 Apr 2024 10:02:44 +0200\nSubject: Re: ckpt 12k saved\n\nthanks\n",
+     [("ckpt 12k saved", date(2024, 4, 2)), ("Re: ckpt 12k saved", date(2024, 4, 3))]),
     # a heading's later date clocked to the second is a log's, not a posting stamp
     ("## Incident 2024-03-05 — last good checkpoint 2024-03-03 22:14:09\n\nJob hung.\n",
      [("Incident 2024-03-05 — last good checkpoint 2024-03-03 22:14:09", date(2024, 3, 5))]),

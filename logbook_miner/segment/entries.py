@@ -12,7 +12,9 @@ What an entry is, stated once:
   notes, as a chat export runs its messages together; and a thread's
   bylines, two or more with text under each ("nick — 03/14/2024 9:12 PM",
   "@kiri commented on Mar 4, 2024", "On Tue, Apr 2, 2024 at 8:41 AM Priya
-  <p@x.org> wrote:"). A list item, a log line with
+  <p@x.org> wrote:"); and a mail's header block (From:, Date:, Subject:, in an
+  mbox under its "From jdoe@x.org Thu Mar 14 09:12:00 2024"), titled by its
+  Subject. A list item, a log line with
   seconds, or a date inside a title starts nothing; where styled headings
   carry dates, plain date-led lines are prose. Where no heading is dated and
   the document is only headings and outermost list items, table rows or
@@ -87,6 +89,9 @@ _FIELD = re.compile(r"(?P<name>[A-Za-z][\w-]{0,20})\s*:\s+(?P<value>\S.*)")  # "
 # a mail header's fields (a handover template's "Summary:", "Action:" are its body)
 _MAIL_FIELDS = frozenset({"from", "to", "cc", "bcc", "date", "sent", "subject", "reply-to",
                           "message-id", "in-reply-to", "references", "list-id", "organization"})
+# an mbox's line over each mail's header block: its sender (or "-") and a ctime stamp ("From
+# jdoe@example.org Thu Mar 14 09:12:00 2024"; a body's ">From" is quoted, "From: ..." a field)
+_MBOX_SEPARATOR = re.compile(r"From \S+\s+(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)\b.*\d:[0-5]\d:[0-5]\d\b")
 # a mail's or a post's date field, whose stamp to the second is no log line's
 _DATE_FIELD = re.compile(rf"(?:{_BULLET}\s*)?{_DATE_LABEL}", re.IGNORECASE)
 # "Author: Jun Tan <jtan@>", "By: hlin · Reviewers: ptak": a name, up to another field
@@ -217,10 +222,10 @@ def _heading_at(lines: list[Line], i: int, levels: dict, heads: list[_Heading],
 
 def _mail_header(lines: list[Line], i: int, dayfirst: bool) -> _Heading | None:
     """A mail's header block at line i, a field a line (From:, To:, Date:, Subject:), as an
-    export of a thread writes one over each message: a heading titled by its Subject, dated
-    by its Date, its body the message under it."""
+    export of a thread writes one over each message (an mbox under its "From " line): a
+    heading titled by its Subject, dated by its Date, its body the message under it."""
     fields: dict[str, str] = {}
-    end = i
+    end = i + 1 if _MBOX_SEPARATOR.match(lines[i].text.strip()) else i
     while end < len(lines) and (field := _FIELD.fullmatch(lines[end].text.strip())) and (
             field["name"].lower() in _MAIL_FIELDS):
         fields.setdefault(field["name"].lower(), field["value"])
