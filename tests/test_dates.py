@@ -286,6 +286,11 @@ def test_a_mail_archive_heading_is_dated_by_its_posting_stamp():
      [("Thu 7 – Sat 9 Nov 2024", date(2024, 11, 7)),
       ("Sun 10 Nov – Tue 12 Nov 2024", date(2024, 11, 10)),
       ("Wed, Nov 27 - Mon, Dec 2, 2024", date(2024, 11, 27))]),
+    # a notebook kept as LaTeX source: its sectioning commands are its headings
+    ("% run notes\n\\section{Ablations}\n\n\\subsection*{Tue 5 Nov 2024}\nlaunched r3\n\n"
+     "\\subsection*{6 November 2024} % after the swap\n\\begin{itemize}\n\\item k-07 out\n"
+     "\\end{itemize}\n",
+     [("Tue 5 Nov 2024", date(2024, 11, 5)), ("6 November 2024", date(2024, 11, 6))]),
     # ISO weeks, each dated by its Monday
     ("# Weekly log\n\n## 2024-W10\n\n- Mon: launched\n\n## 2025-W01\n\n- Tue: quiet\n",
      [("2024-W10", date(2024, 3, 4)), ("2025-W01", date(2024, 12, 30))]),

@@ -7,6 +7,7 @@ from pathlib import Path
 from markdown_it import MarkdownIt
 
 from ..models import Document, Line
+from .text import latex_heading
 
 _PARSER = MarkdownIt("commonmark").enable("table")
 
@@ -17,7 +18,8 @@ def read_markdown(path: Path, text: str) -> Document:
     is a bold line, as a Word or PDF reader reports one.
 
     Other blocks keep their source lines as written, so the stored text is the
-    author's, Markdown marks included.
+    author's, Markdown marks included; a LaTeX sectioning line among them ("\\section*{14
+    March 2024}") is the heading it typesets.
     """
     source = text.split("\n")
     lines: list[Line] = []
@@ -37,7 +39,7 @@ def read_markdown(path: Path, text: str) -> Document:
         elif token.type in ("fence", "code_block"):
             lines.extend(Line(code.rstrip(), code=True) for code in token.content.split("\n")[:-1])
         else:
-            lines.extend(Line(s.rstrip()) for s in source[first:last])
+            lines.extend(latex_heading(s) or Line(s.rstrip()) for s in source[first:last])
         lines.append(Line(""))  # blocks are separated by a blank line, as in the source
     title = next((line.text for line in lines if line.level == 1), None)
     return Document(path=path, format="markdown", lines=lines, title=title)

@@ -45,10 +45,17 @@ def clean(text: str) -> str:
 
 
 _UNDERLINE = {"=": 1, "-": 2}  # a line underlined with ===/--- is a heading of that level
+# a LaTeX sectioning command is a heading of its depth, titled by its braces' text: a notebook
+# kept as LaTeX source ("\section*{14 March 2024}", "\subsection[Run 12]{Run 12}\label{r12}")
+_LATEX_LEVEL = {"chapter": 1, "section": 2, "subsection": 3, "subsubsection": 4, "paragraph": 5}
+_LATEX_SECTION = re.compile(
+    rf"\s*\\(?P<command>{'|'.join(_LATEX_LEVEL)})\*?(?:\[[^\]]*\])?"
+    r"\{(?P<title>[^{}]*(?:\{[^{}]*\}[^{}]*)*)\}\s*(?:\\label\{[^{}]*\}\s*)?(?:%.*)?")
 
 
 def read_text(path: Path, text: str) -> Document:
-    """Body lines, and underlined headings; the segmenter finds date-led headings too."""
+    """Body lines, and underlined or LaTeX-sectioned headings; the segmenter finds date-led
+    headings too."""
     lines: list[Line] = []
     for raw in text.split("\n"):
         line = raw.rstrip().expandtabs(4)
@@ -56,8 +63,17 @@ def read_text(path: Path, text: str) -> Document:
         if level and lines and lines[-1].text.strip() and lines[-1].level is None:
             lines[-1] = Line(lines[-1].text.strip(), level=level)
             continue
-        lines.append(Line(line, indent=float(len(line) - len(line.lstrip()))))
+        lines.append(latex_heading(line)
+                     or Line(line, indent=float(len(line) - len(line.lstrip()))))
     return Document(path=path, format="text", lines=lines)
+
+
+def latex_heading(line: str) -> Line | None:
+    """A line that is a LaTeX sectioning command, as the heading it typesets; else None."""
+    command = _LATEX_SECTION.fullmatch(line)
+    if command is None:
+        return None
+    return Line(" ".join(command["title"].split()), level=_LATEX_LEVEL[command["command"]])
 
 
 def _underline_level(line: str) -> int | None:
