@@ -291,6 +291,11 @@ def test_a_mail_archive_heading_is_dated_by_its_posting_stamp():
      "\\subsection*{6 November 2024} % after the swap\n\\begin{itemize}\n\\item k-07 out\n"
      "\\end{itemize}\n",
      [("Tue 5 Nov 2024", date(2024, 11, 5)), ("6 November 2024", date(2024, 11, 6))]),
+    # a calendar kept as nested headings: a day under its month, the year from above or from
+    # the day before; a number under another heading is no day
+    ("# Ops calendar\n\n## June 2025\n\n### Mon 2nd\n\nrack swap\n\n### 30\n\nquiet\n\n"
+     "## July\n\n### 1\n\nlaunched\n\n## Open questions\n\n### 3\n\nwhy the spikes\n",
+     [("Mon 2nd", date(2025, 6, 2)), ("30", date(2025, 6, 30)), ("1", date(2025, 7, 1))]),
     # ISO weeks, each dated by its Monday
     ("# Weekly log\n\n## 2024-W10\n\n- Mon: launched\n\n## 2025-W01\n\n- Tue: quiet\n",
      [("2024-W10", date(2024, 3, 4)), ("2025-W01", date(2024, 12, 30))]),

@@ -94,6 +94,11 @@ _BARE_DAY = re.compile(r"\s*(?:(?P<a>[0-3]?\d)/(?P<b>[0-3]?\d)"
                        r"|(?P<da>[0-3]\d)(?P<dot>\.)(?P<db>[01]\d)\.)"
                        rf"(?:\s+\(?(?i:{_WEEKDAY})\.?\)?)?"
                        r"(?=\s*$|\s+\d{1,2}:\d\d|\s*[:\u2013\u2014-]\s)")
+# a heading that names only part of a date, the headings above it the rest ("# 2024" / "##
+# March" / "### 14"; "## March 2024" / "### Thu 14th"): a year or a month (its year after it or
+# not) over a day (its weekday before it or not)
+_YEAR_OR_MONTH = re.compile(rf"\s*(?:{_MONTH},?\s*)?(?P<year>(?:19|20)\d\d)?\s*")
+_DAY_ALONE = re.compile(rf"\s*(?:(?i:{_WEEKDAY})\.?,?\s+)?{_DAY}\s*")
 # day and month both numbers, with a year (what says whether a logbook writes the day first)
 _NUMERIC = [p for p in DATE_PATTERNS if "a" in p.groupindex and "year" in p.groupindex]
 # a legend of the order, all three parts: "Dates DD/MM/YY", "(day/month/year)", "mm-dd-yyyy"
@@ -269,9 +274,38 @@ def _to_match(m: re.Match, dayfirst: bool) -> DateMatch | None:
         date(year or 2000, month, day)  # 2000 is a leap year: Feb 29 without a year is valid
     except ValueError:
         return None
-    weekday = WEEKDAYS[groups["weekday"][:3].lower()] if groups.get("weekday") else None
     return DateMatch(year, month, day, m.start(), m.end(), partial=bool(groups.get("partial")),
-                     weekday=weekday)
+                     weekday=_weekday(m))
+
+
+def _weekday(m: re.Match) -> int | None:
+    """The weekday a date was written with (Monday is 0), if any."""
+    name = m.groupdict().get("weekday")
+    return WEEKDAYS[name[:3].lower()] if name else None
+
+
+def year_or_month(text: str) -> tuple[int | None, int | None] | None:
+    """(year, month) of a heading that names a year or a month and nothing else ("2024",
+    "March", "March 2024"), whose sub-headings may be only days (`day_under`); else None."""
+    named = _YEAR_OR_MONTH.fullmatch(text)
+    if named is None or not (named["mon"] or named["year"]):
+        return None
+    return (int(named["year"]) if named["year"] else None,
+            MONTHS[named["mon"].lower().rstrip(".")] if named["mon"] else None)
+
+
+def day_under(text: str, year: int | None, month: int) -> When | None:
+    """The date of a heading that is only a day ("14", "Thu 14th") in the month (and year, if
+    written) the headings above it name; None for another heading or a day the month has not."""
+    day = _DAY_ALONE.fullmatch(text)
+    if day is None:
+        return None
+    try:
+        date(year or 2000, month, int(day["day"]))  # 2000 is a leap year, as in `_to_match`
+    except ValueError:
+        return None
+    found = DateMatch(year, month, int(day["day"]), day.start(), day.end(), weekday=_weekday(day))
+    return When(found, end=day.end())
 
 
 def leading_when(text: str, dayfirst: bool = False) -> When | None:

@@ -24,7 +24,9 @@ What an entry is, stated once:
   those are the entries: a logbook kept as a list of dated bullets, a table
   or a form. A dated list among a report's paragraphs is its text.
 - A heading is dated by the first date it writes; a range by its first day, its
-  month and year maybe written once at its end ("Mon 11 – Wed 13 Mar 2024").
+  month and year maybe written once at its end ("Mon 11 – Wed 13 Mar 2024");
+  a heading that is only a day ("### 14") by the month and year named by
+  headings above it that name nothing else ("# 2024" / "## March").
 - A heading wraps onto the next line when that line has its style, or when
   the heading leaves a bracket open.
 - A table of contents repeats later headings with nothing under them: its
@@ -132,6 +134,7 @@ def segment(doc: Document, default_timezone: str | None = None,
     if dayfirst is None:
         dayfirst = dates.reads_dayfirst(line.text for line in lines)
     heads = _join_wrapped(_find_headings(lines, dayfirst), lines, dayfirst)
+    _date_days_by_headings_above(heads)
     titles = [head.text for head in heads]  # a title may name the year ("Training log 2024")
     column_names: set[int] = set()
     if not any(head.when for head in heads):
@@ -219,6 +222,27 @@ def _heading_at(lines: list[Line], i: int, levels: dict, heads: list[_Heading],
     return _Heading(i, text, level, when or dates.heading_when(text, dayfirst), page=line.page,
                     bold=bold, size=line.size, date_led=when is not None,
                     byline=byline is not None)
+
+
+def _date_days_by_headings_above(heads: list[_Heading]) -> None:
+    """Date each heading that is only a day ("### 14") by the month and year named by headings
+    above it that name nothing else ("# 2024" / "## March"): a calendar kept as nested
+    headings. One pass, with a stack of the (level, year, month) of those above."""
+    above: list[tuple[int, int | None, int | None]] = []
+    for head in heads:
+        if head.level == _BODY_LEVEL:
+            continue
+        while above and above[-1][0] >= head.level:
+            above.pop()
+        if head.when is not None:
+            continue
+        if named := dates.year_or_month(head.text):
+            above.append((head.level, *named))
+            continue
+        year = next((year for _, year, _ in reversed(above) if year is not None), None)
+        month = next((month for *_, month in reversed(above) if month is not None), None)
+        if month is not None:
+            head.when = dates.day_under(head.text, year, month)
 
 
 def _mail_header(lines: list[Line], i: int, dayfirst: bool) -> _Heading | None:
