@@ -216,6 +216,13 @@ def test_a_mail_archive_heading_is_dated_by_its_posting_stamp():
      ">From the logs: no retries.\n\nFrom - Wed Apr  3 10:02:44 2024\nFrom: Bo <bo@lab.example>\n"
      "Date: Wed, 3 Apr 2024 10:02:44 +0200\nSubject: Re: ckpt 12k saved\n\nthanks\n",
      [("ckpt 12k saved", date(2024, 4, 2)), ("Re: ckpt 12k saved", date(2024, 4, 3))]),
+    # an activity feed copied as it shows: each event or comment over a line that is only its
+    # date; inside a comment, a line over a date line is its text
+    ("# Card: eval sweep — Activity\n\nAna Ruiz moved this card from Doing to Done\n"
+     "Nov 8, 2024 at 4:10 PM\n\nBo Chen\nNov 8, 2024 at 3:55 PM\nSweep finished; rerun set for\n"
+     "Nov 9, 2024 at 9:00 AM\nand the report after it.\n",
+     [("Ana Ruiz moved this card from Doing to Done", date(2024, 11, 8)),
+      ("Bo Chen", date(2024, 11, 8))]),
     # a heading's later date clocked to the second is a log's, not a posting stamp
     ("## Incident 2024-03-05 — last good checkpoint 2024-03-03 22:14:09\n\nJob hung.\n",
      [("Incident 2024-03-05 — last good checkpoint 2024-03-03 22:14:09", date(2024, 3, 5))]),

@@ -13,7 +13,9 @@ What an entry is, stated once:
   notes, as a chat export runs its messages together; and a thread's
   bylines, two or more with text under each ("nick — 03/14/2024 9:12 PM",
   "@kiri commented on Mar 4, 2024", "On Tue, Apr 2, 2024 at 8:41 AM Priya
-  <p@x.org> wrote:"); and a mail's header block (From:, Date:, Subject:, in an
+  <p@x.org> wrote:"; an activity feed's line over a line that is only its
+  date: "Priya moved this card to Done" / "Mar 14, 2024 at 9:12 AM"); and a
+  mail's header block (From:, Date:, Subject:, in an
   mbox under its "From jdoe@x.org Thu Mar 14 09:12:00 2024"), titled by its
   Subject. A list item, a log line with
   seconds, or a date inside a title starts nothing; where styled headings
@@ -167,7 +169,9 @@ def _find_headings(lines: list[Line], dayfirst: bool) -> list[_Heading]:
     heads: list[_Heading] = []
     for i, line in enumerate(lines):
         text = line.text.strip()
-        if text and not line.code and (head := _heading_at(lines, i, levels, heads, dayfirst)):
+        covered = bool(heads) and i < heads[-1].index + heads[-1].span  # a heading's 2nd line
+        if text and not line.code and not covered and (
+                head := _heading_at(lines, i, levels, heads, dayfirst)):
             heads.append(head)
     dropped = _not_messages(heads)
     return [head for head in heads if head.index not in dropped]
@@ -194,7 +198,7 @@ def _heading_at(lines: list[Line], i: int, levels: dict, heads: list[_Heading],
     # a bold line stands apart by blank lines, or by being only a date (a PDF may print no
     # gap under a heading as small as its text: "26.02.")
     bold = level is None and not long and line.bold and unindented and (
-        _standalone(lines, i) or _dated_label(text, dayfirst))
+        _standalone(lines, i) or _date_alone(text, dayfirst) is not None)
     if bold:
         level = levels.get("bold")  # indented, it is a list item or a table's header row
     starts_block = _starts_block(lines, i)
@@ -217,6 +221,8 @@ def _heading_at(lines: list[Line], i: int, levels: dict, heads: list[_Heading],
         when = byline
     if level is None and when is not None and not _log_line(when, text):
         level = _BODY_LEVEL
+    if level is None and when is None and unindented and starts_block and not long:
+        return _over_its_date(lines, i, dayfirst)
     if level is None:
         return None
     return _Heading(i, text, level, when or dates.heading_when(text, dayfirst), page=line.page,
@@ -243,6 +249,22 @@ def _date_days_by_headings_above(heads: list[_Heading]) -> None:
         month = next((month for *_, month in reversed(above) if month is not None), None)
         if month is not None:
             head.when = dates.day_under(head.text, year, month)
+
+
+def _over_its_date(lines: list[Line], i: int, dayfirst: bool) -> _Heading | None:
+    """Line i, if the line under it is only a date (and clock), as an activity feed writes
+    each event and comment ("Priya moved this card to Done" / "Mar 14, 2024 at 9:12 AM",
+    "Jonas Weber" / its date / the comment): a byline over two lines, a message's where the
+    document has a run of them (`_not_messages`). A list item or a table row is none."""
+    title, below = lines[i].text.strip(), i + 1
+    if below == len(lines) or _ITEM_MARK.match(title) or lines[below].code or (
+            lines[below].indent >= _INDENTED or lines[below].page != lines[i].page):
+        return None
+    found = _date_alone(lines[below].text.strip(), dayfirst)
+    if found is None:
+        return None
+    when = dates.When(found.date, found.time, found.timezone)  # no text of the title's
+    return _Heading(i, title, _BODY_LEVEL, when, page=lines[i].page, span=2, byline=True)
 
 
 def _mail_header(lines: list[Line], i: int, dayfirst: bool) -> _Heading | None:
@@ -378,17 +400,17 @@ def _standalone(lines: list[Line], i: int) -> bool:
             and len(lines[i].text) <= _MAX_STANDALONE_BOLD_CHARS)
 
 
-def _dated_label(text: str, dayfirst: bool) -> bool:
-    """A line that is only a date, with its weekday or time: "26.02.", "Mon 4 Mar 2024" (not
-    "3 nodes lost since Mar 4")."""
+def _date_alone(text: str, dayfirst: bool) -> dates.When | None:
+    """The date of a line that is only a date, with its weekday or time: "26.02.", "Mon 4 Mar
+    2024" (not "3 nodes lost since Mar 4")."""
     if len(text) > _MAX_DATED_LABEL_CHARS:
-        return False
+        return None
     when = dates.leading_when(text, dayfirst)
     if when is None:  # a bare day and month ("26.02."), which only a heading's reading finds
         when = dates.heading_when(text, dayfirst)
         if when is not None and when.date.start != len(text) - len(text.lstrip(" *_#")):
-            return False
-    return when is not None and not text[when.end:].strip(" *_.:,)]")
+            return None
+    return when if when is not None and not text[when.end:].strip(" *_.:,)]") else None
 
 
 def _log_line(when: dates.When, text: str) -> bool:
