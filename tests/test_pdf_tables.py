@@ -8,12 +8,14 @@ and its rule line, and the counters at zero in it count none (label/counters.py)
 
 from __future__ import annotations
 
+from datetime import date
 from pathlib import Path
 
 import pytest
 from fpdf import FPDF
 
 from logbook_miner.label.classifier import Classifier
+from logbook_miner.models import Document, Line
 from logbook_miner.read import PDF_BACKENDS, read
 from logbook_miner.segment.entries import segment
 
@@ -115,3 +117,15 @@ def test_a_hand_ruled_table_reads_a_row_a_line(tmp_path, backend, body_rules, un
     assert entry.text.split("\n") == [
         "| node | Xid | restarts |", "|---|---|---|", "| gn01 | 79 | 2 |", "| gn02 | 0 | 0 |",
         "| gn03 | 48 | 1 |"]
+
+
+def test_a_printed_logs_rows_a_fraction_of_a_point_apart_are_its_entries():
+    """Chromium sets a table's rows at 0.3999... and 0.4000... points: one column of rows."""
+    rows = [Line("| 2024-03-04 | Run launched | — |", size=11.0, indent=0.3999999999999986),
+            Line("| 2024-03-05 | node-44 ECC errors | drained |", size=11.0,
+                 indent=0.4000000000000057),
+            Line("| 2024-03-06 | Loss spike | none |", size=11.0, indent=0.4000000000000057)]
+    doc = Document(path=Path("log.pdf"), format="pdf",
+                   lines=[Line("Run log", size=22.0, bold=True), Line(""), *rows, Line("")])
+    assert [e.date for e in segment(doc)] == [date(2024, 3, 4), date(2024, 3, 5),
+                                             date(2024, 3, 6)]

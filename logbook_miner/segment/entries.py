@@ -306,8 +306,10 @@ def _dated_items(lines: list[Line], heads: list[_Heading], dayfirst: bool) -> li
     # "Date: ..."); a list of them under one title is the log (a YAML file's "- date: ...")
     if all(under for _, _, field, under in found if field):
         found = [(depth, head, field, under) for depth, head, field, under in found if not field]
+    # the outermost: less than a list's step deeper than the least (a PDF's rows may sit a
+    # fraction of a point apart)
     outermost = min((depth for depth, *_ in found), default=0)
-    items = [item for depth, item, *_ in found if depth == outermost]
+    items = [item for depth, item, *_ in found if depth - outermost < _INDENTED]
     if len(items) < 2:
         return []
     starts = {item.index for item in items}
