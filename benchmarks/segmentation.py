@@ -28,7 +28,8 @@ SHAPES = ROOT / "benchmarks" / "segment_shapes"
 
 
 def _plain(heading: str) -> str:
-    return " ".join(re.sub(r"[*#_`]", "", heading).split()).lower()
+    """A heading without Markdown's marks, as a renderer prints it ("<a@b.org>" as "a@b.org")."""
+    return " ".join(re.sub(r"[*#_`<>]", "", heading).split()).lower()
 
 
 def scored(markdown: Path, renderer: str | None = None) -> tuple[int, int, int]:

@@ -55,3 +55,21 @@ def test_a_printed_logbook_has_its_markdowns_entries_and_labels(tmp_path, classi
         (e.entry.heading, e.entry.date) for e in written]
     assert [sorted(label.code for label in e.labels) for e in printed] == [
         sorted(label.code for label in e.labels) for e in written]
+
+
+# a Discord export and a notes file of dated lines with no blank line between messages:
+# Chromium prints each as paragraphs of many messages, which the segmenter breaks again
+RUNS = ["synth-discord-bracket-export", "synth-no-blank-line-notes"]
+
+
+@pytest.mark.parametrize("backend", PDF_BACKENDS)
+@pytest.mark.parametrize("name", RUNS)
+def test_a_printed_run_of_notes_has_its_markdowns_entries_and_labels(tmp_path, classifier, name,
+                                                                     backend):
+    markdown = WRITTEN / f"{name}.md"
+    printed, written = (classifier.classify(segment(read(path, backend)))
+                        for path in (_render(markdown, tmp_path), markdown))
+    assert [(e.entry.heading[:16], e.entry.date, e.entry.time) for e in printed] == [
+        (e.entry.heading[:16], e.entry.date, e.entry.time) for e in written]
+    assert [sorted(label.code for label in e.labels) for e in printed] == [
+        sorted(label.code for label in e.labels) for e in written]

@@ -363,6 +363,20 @@ def byline_when(text: str, dayfirst: bool = False) -> When | None:
     return _moved(when, name.end())
 
 
+def message_byline(text: str, dayfirst: bool = False) -> tuple[int, int, int] | None:
+    """A chat's byline that a printed export runs into its message ("mayaz — 03/14/2024 9:12
+    PM kicked off ...", its dash a long one): how many words its name is, where the name ends
+    and where the date and clock after its dash end."""
+    name = _NAME_THEN_DASH.match(text)
+    if name is None or text[:name.end()].rstrip()[-1] not in ("—", "–") or name["handle"]:
+        return None  # ("Investigating · Jul 23, 2024 10:40 UTC — ..." is a status line)
+    when = leading_when(text[name.end():], dayfirst)
+    if when is None or when.time is None:
+        return None
+    name_text = text[:name.end()].rstrip()[:-1].rstrip()  # without its dash
+    return len(name_text.split()), len(name_text), name.end() + when.end
+
+
 def _moved(when: When, at: int) -> When:
     """`when` found in a text that begins `at` characters into the line."""
     found = replace(when.date, start=when.date.start + at, end=when.date.end + at)

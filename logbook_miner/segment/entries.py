@@ -1,30 +1,32 @@
 """Lines -> Entries: which lines are headings, and what belongs to each.
 
 What an entry is, stated once:
+- Printed (PDF, web page, Word), a paragraph that is a run of notes is first
+  broken back into the lines its author wrote (`unfold`): a renderer joins a
+  chat export's messages, a mail's header fields.
 - A heading is a line set apart by the format (a Markdown, Word or HTML
   heading, a PDF line in a larger font, a bold line standing alone or that
   is only a date - ranked below the styled headings -, a text line
   underlined with ===, a LaTeX sectioning command: "\\section*{14 March
-  2024}") or an
-  unindented line that begins with a date or date-time and starts a block
-  (or continues a run of such lines). A line led by a rule and a date (an
-  IRC log's "--- Day changed ...") opens an entry wherever it stands; so
-  does a line led by a date and its clock where it goes on a run of such
-  notes, as a chat export runs its messages together; and a thread's
-  bylines, two or more with text under each ("nick — 03/14/2024 9:12 PM",
-  "@kiri commented on Mar 4, 2024", "On Tue, Apr 2, 2024 at 8:41 AM Priya
-  <p@x.org> wrote:"; an activity feed's line over a line that is only its
-  date: "Priya moved this card to Done" / "Mar 14, 2024 at 9:12 AM"); and a
-  mail's header block (From:, Date:, Subject:, in an
-  mbox under its "From jdoe@x.org Thu Mar 14 09:12:00 2024"), titled by its
-  Subject. A list item, a log line with
-  seconds, or a date inside a title starts nothing; where styled headings
-  carry dates, plain date-led lines are prose. Where no heading is dated and
-  the document is only headings and outermost list items, table rows or
-  `Date:` lines (a YAML list's `- date:` too) that begin with a date (two
-  or more, each with its block),
-  those are the entries: a logbook kept as a list of dated bullets, a table
-  or a form. A dated list among a report's paragraphs is its text.
+  2024}") or an unindented line that begins with a date or date-time and
+  starts a block (or continues a run of such lines). A line led by a rule
+  and a date (an IRC log's "--- Day changed ...") opens an entry wherever it
+  stands; so does a line led by a date and its clock where it goes on a run
+  of such notes, as a chat export runs its messages together, or begins one
+  however long; and a thread's bylines, two or more with text under each
+  ("nick — 03/14/2024 9:12 PM", "@kiri commented on Mar 4, 2024", "On Tue,
+  Apr 2, 2024 at 8:41 AM Priya <p@x.org> wrote:"; an activity feed's line
+  over a line that is only its date: "Priya moved this card to Done" / "Mar
+  14, 2024 at 9:12 AM"); and a mail's header block (From:, Date:, Subject:,
+  in an mbox under its "From jdoe@x.org Thu Mar 14 09:12:00 2024"), titled
+  by its Subject. A list item, a log line with seconds, or a date inside a
+  title starts nothing; where styled headings carry dates (more than a title
+  naming the dates it covers), plain date-led lines are prose. Where no
+  heading is dated and the document is only headings and outermost list
+  items, table rows or `Date:` lines (a YAML list's `- date:` too) that
+  begin with a date (two or more, each with its block), those are the
+  entries: a logbook kept as a list of dated bullets, a table or a form. A
+  dated list among a report's paragraphs is its text.
 - A heading is dated by the first date it writes; a range by its first day, its
   month and year maybe written once at its end ("Mon 11 – Wed 13 Mar 2024");
   a heading that is only a day ("### 14") by the month and year named by
@@ -51,6 +53,7 @@ from datetime import UTC, date
 from ..models import HEADING_STEP, Document, Entry, Line, body_size
 from . import dates
 from .chronology import chronology_anomalies
+from .unfold import KEEPS_LINES, unfolded
 
 _BODY_LEVEL = 99  # the level of a date-led line that has no heading style
 _MARKED_BULLET = re.compile(r"\s*(?:- (?=\S))?")  # where `**` opens a bold line
@@ -132,9 +135,9 @@ def segment(doc: Document, default_timezone: str | None = None,
     `dayfirst` says how to read 04/03/2024; by default the document's own dates say
     (`dates.reads_dayfirst`).
     """
-    lines = doc.lines
     if dayfirst is None:
-        dayfirst = dates.reads_dayfirst(line.text for line in lines)
+        dayfirst = dates.reads_dayfirst(line.text for line in doc.lines)
+    lines = doc.lines if doc.format in KEEPS_LINES else unfolded(doc.lines, dayfirst)
     heads = _join_wrapped(_find_headings(lines, dayfirst), lines, dayfirst)
     _date_days_by_headings_above(heads)
     titles = [head.text for head in heads]  # a title may name the year ("Training log 2024")
@@ -190,7 +193,8 @@ def _heading_at(lines: list[Line], i: int, levels: dict, heads: list[_Heading],
                 dayfirst: bool) -> _Heading | None:
     """The heading line i is, if any; `heads`: those found above it."""
     line, text = lines[i], lines[i].text.strip()
-    long = len(text) > _MAX_HEADING_CHARS  # a paragraph, unless it goes on a run of notes
+    # a paragraph, unless it goes on a run of notes or begins one
+    long = len(text) > _MAX_HEADING_CHARS and not _begins_run(lines, i, dayfirst)
     unindented = line.indent < _INDENTED
     previous = heads[-1] if heads else None
     level = None if long else (
@@ -265,6 +269,16 @@ def _over_its_date(lines: list[Line], i: int, dayfirst: bool) -> _Heading | None
         return None
     when = dates.When(found.date, found.time, found.timezone)  # no text of the title's
     return _Heading(i, title, _BODY_LEVEL, when, page=lines[i].page, span=2, byline=True)
+
+
+def _begins_run(lines: list[Line], i: int, dayfirst: bool) -> bool:
+    """Line i and the line under it are notes led by their date and clock: a run's first note,
+    however long (a printed chat export's "[02/04/2024 19:03] hazel: ..." over "[02/04/2024
+    19:05] ...")."""
+    if i + 1 >= len(lines) or lines[i + 1].indent >= _INDENTED:
+        return False
+    whens = (dates.leading_when(lines[j].text.strip(), dayfirst) for j in (i, i + 1))
+    return all(when is not None and when.time is not None for when in whens)
 
 
 def _mail_header(lines: list[Line], i: int, dayfirst: bool) -> _Heading | None:
@@ -364,12 +378,11 @@ def _item_text(line: Line) -> str | None:
 def _prefer_styled(heads: list[_Heading], fmt: str) -> list[_Heading]:
     """Where styled headings carry dates, a plain date-led line is prose or a wrapped line (not
     beside a Markdown bold line, which wraps nothing: "2024-05-01: launched" stays an entry;
-    nor under a Markdown title alone that names the dates it covers: "# #ops — export
-    (01/03/2024 – 15/03/2024)")."""
+    nor under a title alone that names the dates it covers: "# #ops — export (01/03/2024 –
+    15/03/2024)")."""
     dated = [h for h in heads if h.when is not None and h.level != _BODY_LEVEL
              and not (h.bold and fmt == "markdown")]
-    title_only = (fmt == "markdown" and len(dated) == 1 and dated[0] is heads[0]
-                  and dated[0].level == 1)
+    title_only = len(dated) == 1 and dated[0] is heads[0] and dated[0].level == 1
     if dated and not title_only:
         return [h for h in heads if h.level != _BODY_LEVEL]
     return heads

@@ -1,0 +1,221 @@
+"""A printed paragraph that is a run of notes, back into the lines its author wrote.
+
+A Markdown renderer joins lines that have no blank line between them into one paragraph, and
+so does the PDF, web page or Word file it prints: a chat export's "[14/03/2024 09:12] ravi:
+..." messages, a notes file's "2024-03-14 09:12 - ..." lines, an IRC log's "--- Day changed
+..." days print as one paragraph, a mail's From/To/Date/Subject fields as one line, a chat's
+"mayaz — 03/14/2024 9:12 PM" byline as the first words of its message. The lines are broken
+again where the author's broke:
+- before each note stamp: a date as a paragraph of the document opens with one, its lead
+  ("[", "--- Day changed Fri "), clock and separator ("] ", " - ") alike, where the document
+  has two or more and one stands inside a printed line; not a date named in brackets, nor,
+  with no separator, one after a word that makes it a sentence's ("resumed from 2024-03-12
+  09:00");
+- before each later byline of a paragraph that opens with one (its name as many words), and
+  after every byline, where its message starts;
+- before each field of a mail's header, and after a mail client's "On ... wrote:".
+Readers that keep their source's lines (Markdown, text, Org) are read as written.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import re
+from collections import Counter
+from collections.abc import Iterator
+
+from ..models import Line, body_size
+from . import dates
+
+KEEPS_LINES = frozenset({"markdown", "text", "org"})
+_WORDS_BEFORE_A_DATE = frozenset({
+    "on", "from", "since", "until", "till", "to", "at", "by", "before", "after", "of", "the",
+    "checkpoint", "ckpt", "in", "as", "and", "or", "between", "than"})
+_TOKEN = re.compile(r"(?P<digits>\d+)|(?P<letters>[^\W\d_]+)|(?P<space>\s+)|.")
+_CLASSES = {"digits": r"\d+", "letters": r"[^\W\d_]+", "space": r"\s+"}
+_SPACE = re.compile(r"\s+")
+_LIST_ITEM = re.compile(r"\s*(?:[-*+\u2022]|\d{1,3}[.)])\s")
+_MAX_LEAD = 40  # characters before a stamp's date: "--- Day changed Thu "
+_SEPARATOR = re.compile(r"[\]\)>]?\s*(?:[-–—:|,]\s)?")  # after a stamp: "] ", " - ", " – "
+_DASHES = re.compile(r"[–—]")
+_MAIL_FIELD = re.compile(r"\s(?=(?:From|To|Cc|Date|Sent|Subject|Reply-To):\s)")
+# a mail client's line over a reply, where a line could begin: "On Tue, Apr 2, 2024 at 8:41 AM
+# Priya <p@x.org> wrote:"
+_ATTRIBUTION = re.compile(r"(?:^|(?<=[.!?:]\s))On\s.{10,160}?\swrote:(?=\s|$)")
+_BYLINE_DASH = re.compile(r"\s[—–]\s")
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class _Stamp:
+    """What a note's date looks like on its line: its lead's shape, its clock, its separator."""
+
+    lead: str  # a pattern
+    clocked: bool
+    separator: str
+
+
+def unfolded(lines: list[Line], dayfirst: bool) -> list[Line]:
+    """`lines` with each printed run of notes broken back into its lines."""
+    paragraphs = list(_paragraphs(lines))
+    body = body_size((line.size, len(line.text)) for line in lines if line.size)
+    texts = [_joined(paragraph)[1] if _is_body_text(paragraph[0], body) else ""
+             for paragraph in paragraphs]
+    opening = [_opening_stamp(text, dayfirst) for text in texts]
+    kinds = list({stamp for stamp in opening if stamp})
+    later = [list(_stamps_in(text, kinds, dayfirst)) if text else [] for text in texts]
+    count = Counter(opening) + Counter(stamp for found in later for _, stamp in found)
+    out: list[Line] = []
+    for paragraph, text, found in zip(paragraphs, texts, later, strict=True):
+        breaks = _breaks(text, dayfirst) if text else None
+        if breaks is None:
+            breaks = [at for at, stamp in found if count[stamp] >= 2]
+        out += _split(paragraph, breaks)
+    return out
+
+
+def _paragraphs(lines: list[Line]) -> Iterator[list[Line]]:
+    """Printed paragraphs: lines of one style, each list item apart; each blank line alone."""
+    paragraph: list[Line] = []
+    for line in lines:
+        if paragraph and not _goes_on(paragraph[0], line):
+            yield paragraph
+            paragraph = []
+        paragraph.append(line)
+    if paragraph:
+        yield paragraph
+
+
+def _goes_on(first: Line, line: Line) -> bool:
+    """`line` is more of the paragraph `first` opens: its style, and its indent or, under a
+    list item, one deeper (a hanging indent)."""
+    if not (first.text.strip() and line.text.strip()) or _LIST_ITEM.match(line.text):
+        return False
+    style = (line.size, line.bold, line.code, line.level) == (
+        first.size, first.bold, first.code, first.level)
+    if _LIST_ITEM.match(first.text):
+        return style and line.indent >= first.indent
+    return style and line.indent == first.indent
+
+
+def _is_body_text(line: Line, body: float | None) -> bool:
+    """A paragraph of the body's text (a heading wrapped over lines is no run of notes)."""
+    return (bool(line.text.strip()) and not (line.code or line.bold or line.level)
+            and line.size in (None, body))
+
+
+def _joined(paragraph: list[Line]) -> tuple[list[int], str]:
+    """The paragraph's text as one line, and where each of its lines starts in it."""
+    starts, text = [], ""
+    for line in paragraph:
+        starts.append(len(text) + (1 if text else 0))
+        text = f"{text} {line.text.strip()}" if text else line.text.strip()
+    return starts, text
+
+
+def _split(paragraph: list[Line], breaks: list[int]) -> list[Line]:
+    """The paragraph's lines broken at `breaks`, where one falls inside a printed line (a
+    paragraph whose lines each open a note was printed as written); a list item's later lines
+    were at the margin (a renderer runs the lines under an item into it)."""
+    starts, text = _joined(paragraph)
+    if not set(breaks) - set(starts):
+        return paragraph
+    margin = {"indent": 0.0} if _LIST_ITEM.match(text) else {}
+    bounds = [0, *breaks, len(text)]
+    return [dataclasses.replace(paragraph[_line_at(starts, a)], text=text[a:b].strip(),
+                                **(margin if a else {}))
+            for a, b in itertools.pairwise(bounds) if text[a:b].strip()]
+
+
+def _line_at(starts: list[int], at: int) -> int:
+    return max(i for i, start in enumerate(starts) if start <= at)
+
+
+def _opening_stamp(text: str, dayfirst: bool) -> _Stamp | None:
+    """The stamp a paragraph opens with, if it is a note's: a clock, a separator or a lead
+    tells it from a date that opens a sentence."""
+    when = dates.leading_when(text, dayfirst)
+    if when is None:
+        return None
+    stamp = _Stamp(_shape(text[:when.date.start]), when.time is not None,
+                   _separator_at(text, when.end))
+    return stamp if stamp.clocked or stamp.separator or stamp.lead else None
+
+
+def _breaks(text: str, dayfirst: bool) -> list[int] | None:
+    """Where a mail's or a chat's lines began in a paragraph's text; None if it is neither."""
+    if text.startswith(("From:", "Date:", "From ")) and _MAIL_FIELD.search(text):
+        return [m.end() for m in _MAIL_FIELD.finditer(text)]
+    attributions = [m for m in _ATTRIBUTION.finditer(text)
+                    if dates.leading_when(text[m.start() + 3:m.end()], dayfirst)]
+    if attributions:
+        return sorted({at for m in attributions for at in (m.start(), m.end()) if at})
+    if (byline := dates.message_byline(text, dayfirst)) is not None:
+        return _byline_breaks(text, byline, dayfirst)
+    return None
+
+
+def _stamps_in(text: str, kinds: list[_Stamp], dayfirst: bool) -> Iterator[tuple[int, _Stamp]]:
+    """Where a note of one of the `kinds` begins in `text`, after its start, and which kind."""
+    if not kinds:
+        return
+    last = 0
+    for found in dates.find_dates(text, dayfirst):
+        for stamp in kinds:
+            at = _note_start(text, found.start, stamp.lead)
+            note = dates.leading_when(text[at:], dayfirst) if at is not None else None
+            if note is None or (note.time is not None) != stamp.clocked or (
+                    _separator_at(text, at + note.end) != stamp.separator):
+                continue
+            # not a date named in brackets ("[WARNING: See 2021-12-02 17:16 ET: ...]"), nor one
+            # with no separator after a word of a sentence's ("resumed from 2024-03-12 09:00")
+            if not _in_brackets(text[max(last, at - _MAX_LEAD):at]) and (
+                    stamp.separator or text[:at].split()[-1].lower() not in _WORDS_BEFORE_A_DATE):
+                last = at
+                yield at, stamp
+                break
+
+
+def _in_brackets(before: str) -> bool:
+    """A square bracket opened just before and not closed: "[WARNING: See "."""
+    return before.count("[") > before.count("]")
+
+
+def _note_start(text: str, date_at: int, lead: str) -> int | None:
+    """Where a note whose date stands at `date_at` begins: right after a space, its lead of
+    the stamp's shape before the date."""
+    for space in _SPACE.finditer(text, max(0, date_at - _MAX_LEAD), date_at):
+        if re.fullmatch(lead, text[space.end():date_at]):
+            return space.end()
+    return None
+
+
+def _shape(text: str) -> str:
+    """Text's digits, letters, spaces and punctuation as a pattern: "[14/03/2024 09:12" matches
+    "[15/03/2024 08:47", and "--- Day changed Thu " "--- Day changed Fri "."""
+    return "".join(_CLASSES.get(token.lastgroup, re.escape(token.group()))
+                   for token in _TOKEN.finditer(text))
+
+
+def _separator_at(text: str, at: int) -> str:
+    """What parts a stamp from its note, any dash as one: "] ", " - ", " – "."""
+    return _DASHES.sub("-", _SEPARATOR.match(text, at).group().strip())
+
+
+def _byline_breaks(text: str, byline: tuple[int, int, int], dayfirst: bool) -> list[int]:
+    """Breaks before each byline of the opening one's shape (its name as many words) and
+    after each, where its message begins."""
+    name_words, name_end, end = byline
+    stamp = re.compile(_shape(text[name_end:end].lstrip()))
+    breaks = [end]
+    for dash in _BYLINE_DASH.finditer(text, end):
+        if not stamp.match(text, dash.start() + 1):
+            continue
+        words = list(re.finditer(r"\S+", text[end:dash.start()]))
+        if len(words) <= name_words:
+            continue
+        start = end + words[-name_words].start()
+        got = dates.message_byline(text[start:], dayfirst)
+        if got is not None:
+            breaks += [start, start + got[2]]
+    return sorted(set(breaks))

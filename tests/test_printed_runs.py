@@ -1,0 +1,111 @@
+"""A printed paragraph that is a run of notes reads as the notes it was written as.
+
+A Markdown renderer joins lines with no blank line between them into one paragraph, so a chat
+export, a notes file of dated lines or a mail's header prints as one; the segmenter breaks it
+again where its author's lines broke (segment/unfold.py). Printed for real by Chromium:
+tests/test_rendered_logbooks.py.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from pathlib import Path
+
+import pytest
+
+from logbook_miner.models import Document, Line
+from logbook_miner.read import read
+from logbook_miner.segment.entries import segment
+
+
+def _printed(*paragraphs: list[str], fmt: str = "pdf") -> Document:
+    """Paragraphs of wrapped lines, a blank line between them, as a PDF reader gives them."""
+    lines = [Line("Run notes", size=22.0, bold=True), Line("")]
+    for paragraph in paragraphs:
+        lines += [Line(text, size=11.0, indent=30.0 if text.startswith("- ") else 0.0)
+                  for text in paragraph] + [Line("")]
+    return Document(path=Path(f"notes.{fmt}"), format=fmt, lines=lines)
+
+
+def _read(doc: Document) -> list[tuple[str, date | None, str | None]]:
+    return [(e.heading, e.date, e.time) for e in segment(doc) if e.date]
+
+
+@pytest.mark.parametrize("fmt", ["pdf", "html", "docx"])
+def test_dated_lines_run_into_one_paragraph_are_notes_again(fmt):
+    """A stamp wrapped over two printed lines is one stamp; a date after "from" is a sentence's."""
+    doc = _printed(["2024-05-02 14:10 launched on 16 nodes 2024-05-02 18:40 loss 3.21,",
+                    "resumed from 2024-05-01 09:00 fine. May 3 09:12 node w-11 evicted at",
+                    "03:20 2024-05-03",
+                    "11:30 cordoned w-11"], fmt=fmt)
+    assert _read(doc) == [
+        ("2024-05-02 14:10 launched on 16 nodes", date(2024, 5, 2), "14:10"),
+        ("2024-05-02 18:40 loss 3.21, resumed from 2024-05-01 09:00 fine.",
+         date(2024, 5, 2), "18:40"),
+        ("May 3 09:12 node w-11 evicted at 03:20", date(2024, 5, 3), "09:12"),
+        ("2024-05-03 11:30 cordoned w-11", date(2024, 5, 3), "11:30")]
+
+
+def test_the_same_paragraph_in_markdown_is_read_as_written(tmp_path):
+    """Markdown keeps its lines: one line with two stamps is one note."""
+    notes = tmp_path / "notes.md"
+    notes.write_text("# Run notes\n\n2024-05-02 14:10 - launched 2024-05-02 18:40 - loss 3.21\n",
+                     encoding="utf-8")
+    assert [e.heading for e in segment(read(notes))] == [
+        "2024-05-02 14:10 - launched 2024-05-02 18:40 - loss 3.21"]
+
+
+def test_chat_bylines_run_into_their_messages_head_them_again():
+    """"nick — date time" bylines printed inline: a name as many words as the first one's."""
+    doc = _printed(["mayaz — 03/14/2024 9:12 PM kicked off the 1.3B ablation, ETA ~30h dkim —",
+                    "03/14/2024 9:40 PM nice, which mix? mayaz — 03/15/2024 7:05 AM step 9k,",
+                    "loss 3.41"])
+    assert _read(doc) == [("mayaz — 03/14/2024 9:12 PM", date(2024, 3, 14), "9:12 PM"),
+                          ("dkim — 03/14/2024 9:40 PM", date(2024, 3, 14), "9:40 PM"),
+                          ("mayaz — 03/15/2024 7:05 AM", date(2024, 3, 15), "7:05 AM")]
+    assert [e.text for e in segment(doc)][-1].endswith("step 9k, loss 3.41")
+
+
+def test_a_mails_header_fields_printed_as_one_line_head_its_message():
+    doc = _printed(["From: Priya Nair priya@example.org To: llm-train@example.org Date: Mon, 4",
+                    "Mar 2024 18:02:10 +0100 Subject: run-42 launched"],
+                   ["run-42 is up on pool A, 256 GPUs."],
+                   ["From: Priya Nair priya@example.org Date: Tue, 5 Mar 2024 09:14:22 +0100",
+                    "Subject: Re: run-42 launched"],
+                   ["Lost node a-117 at 03:10 (PSU failure)."])
+    assert _read(doc) == [("run-42 launched", date(2024, 3, 4), "18:02:10"),
+                          ("Re: run-42 launched", date(2024, 3, 5), "09:14:22")]
+
+
+def test_a_mail_clients_attribution_run_into_the_reply_heads_it():
+    """Where a renderer set no gap between paragraphs, a reply runs on into the next one's
+    attribution; "On call this week:" is no attribution."""
+    doc = _printed(["On Tue, Apr 2, 2024 at 8:41 AM Priya Raman priya@lab.example wrote: Night",
+                    "was rough: two NCCL timeouts on gx-14. On Wed, Apr 3, 2024 at 9:12 AM Tom",
+                    "Becker tb@lab.example wrote: Burn-in passed."],
+                   ["On call this week: Ana, who wrote: nothing new."])
+    assert [(h[:40], d) for h, d, _ in _read(doc)] == [
+        ("On Tue, Apr 2, 2024 at 8:41 AM Priya Ram", date(2024, 4, 2)),
+        ("On Wed, Apr 3, 2024 at 9:12 AM Tom Becke", date(2024, 4, 3))]
+    assert segment(doc)[-1].text.endswith("Burn-in passed.\n\nOn call this week: Ana, who wrote: "
+                                          "nothing new.")
+
+
+def test_a_message_run_into_a_list_item_above_it_is_at_the_margin():
+    """The renderer runs a line under a list item into it (a lazy continuation)."""
+    doc = _printed(["[04/04/2024 12:00] olek: notes from the sync:"],
+                   ["- eval harness: need volunteers"],
+                   ["- next sync thursday [05/04/2024 02:47] RunBot: job 88240 exited with",
+                    "code 1 [05/04/2024 07:55] hazel: ECC error on rank 9"])
+    assert [(h[:24], d) for h, d, _ in _read(doc)] == [
+        ("[04/04/2024 12:00] olek:", date(2024, 4, 4)),
+        ("[05/04/2024 02:47] RunBo", date(2024, 4, 5)),
+        ("[05/04/2024 07:55] hazel", date(2024, 4, 5))]
+
+
+def test_a_date_in_a_paragraph_is_no_note_where_no_note_is_stamped_so():
+    """A report's paragraph that opens with its date, naming another date in it, is one entry."""
+    doc = _printed(["2024-03-14 restarted from the ckpt of 2024-03-12 after the ECC storm;",
+                    "we lost two days. 2024-03-15 looks clean so far."])
+    assert [(e.date, e.text) for e in segment(doc)] == [
+        (date(2024, 3, 14), "we lost two days. 2024-03-15 looks clean so far.")]
