@@ -180,6 +180,18 @@ def test_where_no_heading_writes_a_year(tmp_path):
     assert heading_when("3/12 Monitoring") is None
 
 
+def test_a_mails_sender_is_its_author_and_its_subject_names_its_run(tmp_path):
+    """From: gives the author ("[ALERT]", a list's tag, is none); the subject the run id."""
+    mails = tmp_path / "thread.md"
+    mails.write_text(
+        "# ops list\n\nFrom: Priya Nair <p@x.org>\nDate: Mon, 4 Mar 2024 18:02:10 +0100\n"
+        "Subject: run-42: loss spike at 12k\n\nRolled back.\n\nFrom: ops-bot@x.org\n"
+        "Date: Tue, 5 Mar 2024 02:11:57 +0100\nSubject: [ALERT] job exited with 137\n\n"
+        "Exit 137.\n", encoding="utf-8")
+    assert [(e.author, e.run_id) for e in segment(read(mails))] == [
+        ("Priya Nair", "run-42"), ("ops-bot@x.org", None)]
+
+
 def test_a_mail_archive_heading_is_dated_by_its_posting_stamp():
     """A subject naming the day of the work it announces is dated when it was posted."""
     when = heading_when("[users] Planned maintenance Sat Oct 12, 08:00-16:00 — "

@@ -95,6 +95,7 @@ _ITEM_MARK = re.compile(rf"(?:(?:{_BULLET}|\||\d{{1,3}}[.)](?=\s))\s*(?:{_DATE_L
                         rf"|{_DATE_LABEL}\s*\"?)", re.IGNORECASE)
 _FIELD = re.compile(r"(?P<name>[A-Za-z][\w-]{0,20})\s*:\s+(?P<value>\S.*)")  # "Subject: run-42"
 # a mail header's fields (a handover template's "Summary:", "Action:" are its body)
+_SENDER = re.compile(r"<[^<>]*>")  # a From: field's address, after the sender's name
 _MAIL_FIELDS = frozenset({"from", "to", "cc", "bcc", "date", "sent", "subject", "reply-to",
                           "message-id", "in-reply-to", "references", "list-id", "organization"})
 # an mbox's line over each mail's header block: its sender (or "-") and a ctime stamp ("From
@@ -120,6 +121,7 @@ class _Heading:
     size: float | None = None  # its font's (a PDF's)
     date_led: bool = False  # its text opens with its date
     byline: bool = False  # a chat's, tracker's or mail thread's message: who, (what) and when
+    author: str | None = None  # who wrote it, where a field says (a mail's From:)
 
     @property
     def clocked(self) -> bool:
@@ -294,8 +296,11 @@ def _mail_header(lines: list[Line], i: int, dayfirst: bool) -> _Heading | None:
     when = dates.leading_when(fields["date"], dayfirst) if {"from", "date"} <= set(fields) else None
     if when is None:
         return None
+    if "subject" in fields:  # where the date ends in its field says nothing of the subject
+        when = dates.When(when.date, when.time, when.timezone)
+    sender = _SENDER.sub("", fields["from"]).strip(' "') or fields["from"].strip("<> ")
     return _Heading(i, fields.get("subject", fields["date"]), _BODY_LEVEL, when,
-                    page=lines[i].page, span=end - i)
+                    page=lines[i].page, span=end - i, author=sender)
 
 
 def _dated_items(lines: list[Line], heads: list[_Heading], dayfirst: bool) -> list[_Heading]:
@@ -608,9 +613,10 @@ def _to_entry(seq: int, head: _Heading, dayfirst: bool) -> Entry:
     tail = heading[when.end:] if when else heading
     if when is not None:
         entry.date, entry.time, entry.timezone = when.date.value, when.time, when.timezone
-    author = _AUTHOR.search(tail)
+    author = None if head.author else _AUTHOR.search(tail)  # ("[ALERT] job exited" is a tag)
     if author and author.group("name").lower() != "undated":
         entry.author = author.group("name").strip()
+    entry.author = head.author or entry.author
     entry.run_id = _run_id(tail)
     _read_preamble(entry, body, dayfirst, when.date if when else None,
                    dates_too=when is None or when.date.year is None)
