@@ -112,7 +112,9 @@ CHECK = ("bloom-tr11-176b-prequel", "cpm-live", "opt-175b-56_percent_update",
          "synth-volunteer-swarm-training-updates", "synth-legaltech-google-doc-run-journal",
          "synth-gpu-cloud-csm-account-notes", "synth-city-hall-civic-llm-memos",
          "synth-ex-crypto-gpu-host-ops-log", "synth-robotics-vla-lab-wiki-changelog",
-         "synth-solo-consultant-invoice-diary")
+         "synth-solo-consultant-invoice-diary", "synth-national-library-digitization-llm-journal",
+         "synth-watch-officer-style-ops-log", "synth-agritech-coop-season-diary",
+         "synth-esports-analytics-sprint-notes")
 # A logbook split in two: entries before the date, or before the entry with this
 # heading, are tune; the rest check.
 SPLITS = {"cpm-live": "2022-10-01", "bloom-tr11-176b-prequel": "main-1"}
