@@ -15,6 +15,7 @@ import pytest
 from fpdf import FPDF
 from pdfbuild import write_entry
 
+from logbook_miner.models import Document, Line
 from logbook_miner.read import PDF_BACKENDS, read
 from logbook_miner.segment.entries import segment
 
@@ -124,3 +125,17 @@ def test_a_bold_day_printed_without_a_gap_opens_its_entry(tmp_path, backend):
     pdf.output(str(path))
     assert [(e.heading, str(e.date)) for e in segment(read(path, backend))][-3:] == [
         ("26.02.", "2024-02-26"), ("27.02.", "2024-02-27"), ("01.03.", "2024-03-01")]
+
+
+def test_a_bold_date_right_under_a_preamble_line_heads_its_entry():
+    """Chromium sets no gap between a preamble line and a bold date under it: the date is a
+    heading of its own, not the date line of an activity feed's event."""
+    lines = [Line("Pretraining log — atlas-7B (2024)", size=22.0, bold=True), Line(""),
+             Line("Owner: infra rotation. Cluster: 8 nodes.", size=11.0),
+             Line("Monday, March 4", size=11.0, bold=True),
+             Line("Launched r3 from the step-18000 checkpoint.", size=11.0),
+             Line("Tuesday, March 5", size=11.0, bold=True),
+             Line("Node gpu-a113 dropped out at 02:40.", size=11.0), Line("")]
+    entries = segment(Document(path=Path("log.pdf"), format="pdf", lines=lines))
+    assert [(e.heading, e.date) for e in entries if e.date] == [
+        ("Monday, March 4", date(2024, 3, 4)), ("Tuesday, March 5", date(2024, 3, 5))]

@@ -261,10 +261,12 @@ def _over_its_date(lines: list[Line], i: int, dayfirst: bool) -> _Heading | None
     """Line i, if the line under it is only a date (and clock), as an activity feed writes
     each event and comment ("Priya moved this card to Done" / "Mar 14, 2024 at 9:12 AM",
     "Jonas Weber" / its date / the comment): a byline over two lines, a message's where the
-    document has a run of them (`_not_messages`). A list item or a table row is none."""
+    document has a run of them (`_not_messages`). A list item or a table row is none, nor a
+    line over a date set apart as a heading (a PDF's bold "Monday, March 4" under a preamble)."""
     title, below = lines[i].text.strip(), i + 1
     if below == len(lines) or _ITEM_MARK.match(title) or lines[below].code or (
-            lines[below].indent >= _INDENTED or lines[below].page != lines[i].page):
+            lines[below].indent >= _INDENTED or lines[below].page != lines[i].page) or (
+            lines[below].bold or lines[below].level is not None):
         return None
     found = _date_alone(lines[below].text.strip(), dayfirst)
     if found is None:
