@@ -318,6 +318,12 @@ def test_a_mail_archive_heading_is_dated_by_its_posting_stamp():
     # ISO weeks, each dated by its Monday
     ("# Weekly log\n\n## 2024-W10\n\n- Mon: launched\n\n## 2025-W01\n\n- Tue: quiet\n",
      [("2024-W10", date(2024, 3, 4)), ("2025-W01", date(2024, 12, 30))]),
+    # a sign-off over its date closes its section: the heading's date, no event of a feed
+    ("# Log\n\n## Handover 1\n\nNodes swapped.\n\nHanded over by Ana\n2024-03-04\n\n"
+     "## Handover 2\n\nQuiet.\n\nHanded over by Bo\n2024-03-05\n",
+     [("Handover 1", date(2024, 3, 4)), ("Handover 2", date(2024, 3, 5))]),
+    # a number under another heading beneath a month is no day of it
+    ("# Report\n\n## March 2024\n\n### Open issues\n\n#### 1\n\nNCCL hang\n", []),
 ])
 def test_entries_of_other_shapes(tmp_path, text, expected):
     """Shapes of logbook met in benchmarks/segment_shapes/, in own words."""

@@ -19,9 +19,12 @@ from logbook_miner.segment.entries import segment
 
 
 def _printed(*paragraphs: list[str], fmt: str = "pdf") -> Document:
-    """Paragraphs of wrapped lines, a blank line between them, as a PDF reader gives them."""
+    """Paragraphs of wrapped lines, a blank line between them, as a PDF reader gives them; a
+    web page's or Word file's reader gives each paragraph as one line."""
     lines = [Line("Run notes", size=22.0, bold=True), Line("")]
     for paragraph in paragraphs:
+        if fmt != "pdf":
+            paragraph = [" ".join(paragraph)]
         lines += [Line(text, size=11.0, indent=30.0 if text.startswith("- ") else 0.0)
                   for text in paragraph] + [Line("")]
     return Document(path=Path(f"notes.{fmt}"), format=fmt, lines=lines)
@@ -44,6 +47,22 @@ def test_dated_lines_run_into_one_paragraph_are_notes_again(fmt):
          date(2024, 5, 2), "18:40"),
         ("May 3 09:12 node w-11 evicted at 03:20", date(2024, 5, 3), "09:12"),
         ("2024-05-03 11:30 cordoned w-11", date(2024, 5, 3), "11:30")]
+
+
+def test_a_line_break_in_a_web_page_is_the_authors():
+    """A `<br>` inside a paragraph of notes ends a note: the line after it is text."""
+    lines = [Line("2024-03-14 09:12 - restarted r3 - 2024-03-14 10:05 - loss back to 2.31"),
+             Line("2024-03-14 11:30 - evals queued"),
+             Line("Handover to Bo at noon, nothing pending."), Line("")]
+    entries = segment(Document(path=Path("notes.html"), format="html", lines=lines))
+    assert [(e.heading, e.text) for e in entries][-1] == (
+        "2024-03-14 11:30 - evals queued", "Handover to Bo at noon, nothing pending.")
+
+
+def test_a_prose_paragraph_led_by_its_stamp_keeps_a_clocked_date_it_names():
+    doc = _printed(["2024-03-14 09:12 restarted r3 from step 18k. The previous attempt died with",
+                    "its last heartbeat logged 2024-03-14 08:55 and nothing after it."])
+    assert len(segment(doc)) == 1
 
 
 def test_the_same_paragraph_in_markdown_is_read_as_written(tmp_path):

@@ -370,7 +370,7 @@ def message_byline(text: str, dayfirst: bool = False) -> tuple[int, int, int] | 
     name = _NAME_THEN_DASH.match(text)
     if name is None or text[:name.end()].rstrip()[-1] not in ("—", "–") or name["handle"]:
         return None  # ("Investigating · Jul 23, 2024 10:40 UTC — ..." is a status line)
-    when = leading_when(text[name.end():], dayfirst)
+    when = leading_when(text[name.end():name.end() + 80], dayfirst)
     if when is None or when.time is None:
         return None
     name_text = text[:name.end()].rstrip()[:-1].rstrip()  # without its dash

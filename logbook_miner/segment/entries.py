@@ -53,7 +53,8 @@ from datetime import UTC, date
 from ..models import HEADING_STEP, Document, Entry, Line, body_size
 from . import dates
 from .chronology import chronology_anomalies
-from .unfold import KEEPS_LINES, unfolded
+from .mail import MAIL_FIELDS, MBOX_SEPARATOR
+from .unfold import PRINTED, unfolded
 
 _BODY_LEVEL = 99  # the level of a date-led line that has no heading style
 _MARKED_BULLET = re.compile(r"\s*(?:- (?=\S))?")  # where `**` opens a bold line
@@ -94,13 +95,7 @@ _DATE_LABEL = r"(?:Date|Dated|Posted|Updated)\s*:"
 _ITEM_MARK = re.compile(rf"(?:(?:{_BULLET}|\||\d{{1,3}}[.)](?=\s))\s*(?:{_DATE_LABEL}\s*\"?)?"
                         rf"|{_DATE_LABEL}\s*\"?)", re.IGNORECASE)
 _FIELD = re.compile(r"(?P<name>[A-Za-z][\w-]{0,20})\s*:\s+(?P<value>\S.*)")  # "Subject: run-42"
-# a mail header's fields (a handover template's "Summary:", "Action:" are its body)
 _SENDER = re.compile(r"<[^<>]*>")  # a From: field's address, after the sender's name
-_MAIL_FIELDS = frozenset({"from", "to", "cc", "bcc", "date", "sent", "subject", "reply-to",
-                          "message-id", "in-reply-to", "references", "list-id", "organization"})
-# an mbox's line over each mail's header block: its sender (or "-") and a ctime stamp ("From
-# jdoe@example.org Thu Mar 14 09:12:00 2024"; a body's ">From" is quoted, "From: ..." a field)
-_MBOX_SEPARATOR = re.compile(r"From \S+\s+(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)\b.*\d:[0-5]\d:[0-5]\d\b")
 # a mail's or a post's date field, whose stamp to the second is no log line's
 _DATE_FIELD = re.compile(rf"(?:{_BULLET}\s*)?{_DATE_LABEL}", re.IGNORECASE)
 # "Author: Jun Tan <jtan@>", "By: hlin · Reviewers: ptak": a name, up to another field
@@ -139,7 +134,8 @@ def segment(doc: Document, default_timezone: str | None = None,
     """
     if dayfirst is None:
         dayfirst = dates.reads_dayfirst(line.text for line in doc.lines)
-    lines = doc.lines if doc.format in KEEPS_LINES else unfolded(doc.lines, dayfirst)
+    lines = unfolded(doc.lines, dayfirst, doc.format == "pdf") if doc.format in PRINTED else (
+        doc.lines)
     heads = _join_wrapped(_find_headings(lines, dayfirst), lines, dayfirst)
     _date_days_by_headings_above(heads)
     titles = [head.text for head in heads]  # a title may name the year ("Training log 2024")
@@ -251,10 +247,15 @@ def _date_days_by_headings_above(heads: list[_Heading]) -> None:
         if named := dates.year_or_month(head.text):
             above.append((head.level, *named))
             continue
-        year = next((year for _, year, _ in reversed(above) if year is not None), None)
-        month = next((month for *_, month in reversed(above) if month is not None), None)
+        # the calendar: the headings right above that name a year or a month ("### Open
+        # issues" under "## March 2024" ends it for the headings under it)
+        calendar = list(itertools.takewhile(lambda named: named[1] or named[2], reversed(above)))
+        year = next((year for _, year, _ in calendar if year is not None), None)
+        month = next((month for *_, month in calendar if month is not None), None)
         if month is not None:
             head.when = dates.day_under(head.text, year, month)
+        if head.when is None:
+            above.append((head.level, None, None))
 
 
 def _over_its_date(lines: list[Line], i: int, dayfirst: bool) -> _Heading | None:
@@ -262,15 +263,17 @@ def _over_its_date(lines: list[Line], i: int, dayfirst: bool) -> _Heading | None
     each event and comment ("Priya moved this card to Done" / "Mar 14, 2024 at 9:12 AM",
     "Jonas Weber" / its date / the comment): a byline over two lines, a message's where the
     document has a run of them (`_not_messages`). A list item or a table row is none, nor a
-    line over a date set apart as a heading (a PDF's bold "Monday, March 4" under a preamble)."""
+    line over a date set apart as a heading (a PDF's bold "Monday, March 4" under a preamble),
+    nor one that closes its section (a heading next)."""
     title, below = lines[i].text.strip(), i + 1
     if below == len(lines) or _ITEM_MARK.match(title) or lines[below].code or (
             lines[below].indent >= _INDENTED or lines[below].page != lines[i].page) or (
             lines[below].bold or lines[below].level is not None):
         return None
     found = _date_alone(lines[below].text.strip(), dayfirst)
-    if found is None:
-        return None
+    after = next((line for line in lines[below + 1:below + 4] if line.text.strip()), None)
+    if found is None or (after is not None and (after.level is not None or after.bold)):
+        return None  # (a sign-off closing its section: "Handed over by Ana" / "2024-03-04")
     when = dates.When(found.date, found.time, found.timezone)  # no text of the title's
     return _Heading(i, title, _BODY_LEVEL, when, page=lines[i].page, span=2, byline=True)
 
@@ -290,9 +293,9 @@ def _mail_header(lines: list[Line], i: int, dayfirst: bool) -> _Heading | None:
     export of a thread writes one over each message (an mbox under its "From " line): a
     heading titled by its Subject, dated by its Date, its body the message under it."""
     fields: dict[str, str] = {}
-    end = i + 1 if _MBOX_SEPARATOR.match(lines[i].text.strip()) else i
+    end = i + 1 if MBOX_SEPARATOR.match(lines[i].text.strip()) else i
     while end < len(lines) and (field := _FIELD.fullmatch(lines[end].text.strip())) and (
-            field["name"].lower() in _MAIL_FIELDS):
+            field["name"].lower() in MAIL_FIELDS):
         fields.setdefault(field["name"].lower(), field["value"])
         end += 1
     when = dates.leading_when(fields["date"], dayfirst) if {"from", "date"} <= set(fields) else None

@@ -14,11 +14,13 @@ again where the author's broke:
 - before each later byline of a paragraph that opens with one (its name as many words), and
   after every byline, where its message starts;
 - before each field of a mail's header, and after a mail client's "On ... wrote:".
-Readers that keep their source's lines (Markdown, text, Org) are read as written.
+Only printed formats are unfolded: Markdown, text and Org keep their source's lines. A PDF's
+lines are wraps, joined first; a web page's or Word file's lines are the author's breaks, kept.
 """
 
 from __future__ import annotations
 
+import bisect
 import dataclasses
 import itertools
 import re
@@ -27,8 +29,10 @@ from collections.abc import Iterator
 
 from ..models import Line, body_size
 from . import dates
+from .mail import MAIL_FIELDS, MBOX_SEPARATOR
 
-KEEPS_LINES = frozenset({"markdown", "text", "org"})
+PRINTED = frozenset({"pdf", "html", "docx"})  # (a folder of several formats is read as written)
+_WINDOW = 200  # characters: as far as a stamp, byline or attribution reaches
 _WORDS_BEFORE_A_DATE = frozenset({
     "on", "from", "since", "until", "till", "to", "at", "by", "before", "after", "of", "the",
     "checkpoint", "ckpt", "in", "as", "and", "or", "between", "than"})
@@ -39,7 +43,7 @@ _LIST_ITEM = re.compile(r"\s*(?:[-*+\u2022]|\d{1,3}[.)])\s")
 _MAX_LEAD = 40  # characters before a stamp's date: "--- Day changed Thu "
 _SEPARATOR = re.compile(r"[\]\)>]?\s*(?:[-–—:|,]\s)?")  # after a stamp: "] ", " - ", " – "
 _DASHES = re.compile(r"[–—]")
-_MAIL_FIELD = re.compile(r"\s(?=(?:From|To|Cc|Date|Sent|Subject|Reply-To):\s)")
+_MAIL_FIELD = re.compile(rf"\s(?=(?i:{'|'.join(sorted(MAIL_FIELDS, key=len, reverse=True))}):\s)")
 # a mail client's line over a reply, where a line could begin: "On Tue, Apr 2, 2024 at 8:41 AM
 # Priya <p@x.org> wrote:"
 _ATTRIBUTION = re.compile(r"(?:^|(?<=[.!?:]\s))On\s.{10,160}?\swrote:(?=\s|$)")
@@ -55,22 +59,25 @@ class _Stamp:
     separator: str
 
 
-def unfolded(lines: list[Line], dayfirst: bool) -> list[Line]:
-    """`lines` with each printed run of notes broken back into its lines."""
+def unfolded(lines: list[Line], dayfirst: bool, wrapped: bool) -> list[Line]:
+    """`lines` with each printed run of notes broken back into its lines; `wrapped`: the lines
+    are a PDF's, whose breaks are the renderer's."""
     paragraphs = list(_paragraphs(lines))
     body = body_size((line.size, len(line.text)) for line in lines if line.size)
     texts = [_joined(paragraph)[1] if _is_body_text(paragraph[0], body) else ""
              for paragraph in paragraphs]
     opening = [_opening_stamp(text, dayfirst) for text in texts]
-    kinds = list({stamp for stamp in opening if stamp})
+    kinds = list(dict.fromkeys(stamp for stamp in opening if stamp))  # in the document's order
     later = [list(_stamps_in(text, kinds, dayfirst)) if text else [] for text in texts]
-    count = Counter(opening) + Counter(stamp for found in later for _, stamp in found)
+    inside = Counter(stamp for found in later for _, stamp in found)
+    count = Counter(opening) + inside
     out: list[Line] = []
     for paragraph, text, found in zip(paragraphs, texts, later, strict=True):
         breaks = _breaks(text, dayfirst) if text else None
-        if breaks is None:
-            breaks = [at for at, stamp in found if count[stamp] >= 2]
-        out += _split(paragraph, breaks)
+        if breaks is None:  # a stamp with no separator breaks where the document has a run
+            breaks = [at for at, stamp in found              # of them inside its paragraphs
+                      if count[stamp] >= 2 and (stamp.separator or inside[stamp] >= 2)]
+        out += _split(paragraph, breaks, wrapped)
     return out
 
 
@@ -106,35 +113,30 @@ def _is_body_text(line: Line, body: float | None) -> bool:
 
 def _joined(paragraph: list[Line]) -> tuple[list[int], str]:
     """The paragraph's text as one line, and where each of its lines starts in it."""
-    starts, text = [], ""
-    for line in paragraph:
-        starts.append(len(text) + (1 if text else 0))
-        text = f"{text} {line.text.strip()}" if text else line.text.strip()
-    return starts, text
+    texts = [line.text.strip() for line in paragraph]
+    starts = list(itertools.accumulate((len(text) + 1 for text in texts[:-1]), initial=0))
+    return starts, " ".join(texts)
 
 
-def _split(paragraph: list[Line], breaks: list[int]) -> list[Line]:
-    """The paragraph's lines broken at `breaks`, where one falls inside a printed line (a
-    paragraph whose lines each open a note was printed as written); a list item's later lines
-    were at the margin (a renderer runs the lines under an item into it)."""
+def _split(paragraph: list[Line], breaks: list[int], wrapped: bool) -> list[Line]:
+    """The paragraph's lines broken at `breaks`, where one falls inside a line (a paragraph
+    whose lines each open a note was printed as written); a PDF's wraps are joined, other
+    lines kept. A list item's later lines were at the margin (a renderer runs the lines under
+    an item into it)."""
     starts, text = _joined(paragraph)
     if not set(breaks) - set(starts):
         return paragraph
     margin = {"indent": 0.0} if _LIST_ITEM.match(text) else {}
-    bounds = [0, *breaks, len(text)]
-    return [dataclasses.replace(paragraph[_line_at(starts, a)], text=text[a:b].strip(),
-                                **(margin if a else {}))
+    bounds = sorted({0, *breaks, len(text)} | (set() if wrapped else set(starts)))
+    return [dataclasses.replace(paragraph[bisect.bisect_right(starts, a) - 1],
+                                text=text[a:b].strip(), **(margin if a in breaks else {}))
             for a, b in itertools.pairwise(bounds) if text[a:b].strip()]
-
-
-def _line_at(starts: list[int], at: int) -> int:
-    return max(i for i, start in enumerate(starts) if start <= at)
 
 
 def _opening_stamp(text: str, dayfirst: bool) -> _Stamp | None:
     """The stamp a paragraph opens with, if it is a note's: a clock, a separator or a lead
     tells it from a date that opens a sentence."""
-    when = dates.leading_when(text, dayfirst)
+    when = dates.leading_when(text[:_WINDOW], dayfirst)
     if when is None:
         return None
     stamp = _Stamp(_shape(text[:when.date.start]), when.time is not None,
@@ -144,7 +146,8 @@ def _opening_stamp(text: str, dayfirst: bool) -> _Stamp | None:
 
 def _breaks(text: str, dayfirst: bool) -> list[int] | None:
     """Where a mail's or a chat's lines began in a paragraph's text; None if it is neither."""
-    if text.startswith(("From:", "Date:", "From ")) and _MAIL_FIELD.search(text):
+    if (text.startswith(("From:", "Date:")) or MBOX_SEPARATOR.match(text)) and (
+            _MAIL_FIELD.search(text)):
         return [m.end() for m in _MAIL_FIELD.finditer(text)]
     attributions = [m for m in _ATTRIBUTION.finditer(text)
                     if dates.leading_when(text[m.start() + 3:m.end()], dayfirst)]
@@ -163,14 +166,15 @@ def _stamps_in(text: str, kinds: list[_Stamp], dayfirst: bool) -> Iterator[tuple
     for found in dates.find_dates(text, dayfirst):
         for stamp in kinds:
             at = _note_start(text, found.start, stamp.lead)
-            note = dates.leading_when(text[at:], dayfirst) if at is not None else None
+            note = dates.leading_when(text[at:at + _WINDOW], dayfirst) if at is not None else None
             if note is None or (note.time is not None) != stamp.clocked or (
                     _separator_at(text, at + note.end) != stamp.separator):
                 continue
             # not a date named in brackets ("[WARNING: See 2021-12-02 17:16 ET: ...]"), nor one
             # with no separator after a word of a sentence's ("resumed from 2024-03-12 09:00")
+            word = text[max(0, at - _MAX_LEAD):at].split()[-1:] or [""]
             if not _in_brackets(text[max(last, at - _MAX_LEAD):at]) and (
-                    stamp.separator or text[:at].split()[-1].lower() not in _WORDS_BEFORE_A_DATE):
+                    stamp.separator or word[0].strip("([{\"'").lower() not in _WORDS_BEFORE_A_DATE):
                 last = at
                 yield at, stamp
                 break
@@ -211,11 +215,12 @@ def _byline_breaks(text: str, byline: tuple[int, int, int], dayfirst: bool) -> l
     for dash in _BYLINE_DASH.finditer(text, end):
         if not stamp.match(text, dash.start() + 1):
             continue
-        words = list(re.finditer(r"\S+", text[end:dash.start()]))
-        if len(words) <= name_words:
+        before = max(end, dash.start() - _MAX_LEAD * name_words)
+        words = list(re.finditer(r"\S+", text[before:dash.start()]))
+        if len(words) < name_words or (before == end and len(words) == name_words):
             continue
-        start = end + words[-name_words].start()
-        got = dates.message_byline(text[start:], dayfirst)
+        start = before + words[-name_words].start()
+        got = dates.message_byline(text[start:start + _WINDOW], dayfirst)
         if got is not None:
             breaks += [start, start + got[2]]
     return sorted(set(breaks))
