@@ -75,12 +75,12 @@ def test_the_same_paragraph_in_markdown_is_read_as_written(tmp_path):
 
 
 def test_chat_bylines_run_into_their_messages_head_them_again():
-    """"nick — date time" bylines printed inline: a name as many words as the first one's."""
-    doc = _printed(["mayaz — 03/14/2024 9:12 PM kicked off the 1.3B ablation, ETA ~30h dkim —",
-                    "03/14/2024 9:40 PM nice, which mix? mayaz — 03/15/2024 7:05 AM step 9k,",
+    """"nick — date time" bylines printed inline: a nick, or the capitalised words of a name."""
+    doc = _printed(["mayaz — 03/14/2024 9:12 PM kicked off the 1.3B ablation, ETA ~30h Dana Kim",
+                    "— 03/14/2024 9:40 PM nice, which mix? mayaz — 03/15/2024 7:05 AM step 9k,",
                     "loss 3.41"])
     assert _read(doc) == [("mayaz — 03/14/2024 9:12 PM", date(2024, 3, 14), "9:12 PM"),
-                          ("dkim — 03/14/2024 9:40 PM", date(2024, 3, 14), "9:40 PM"),
+                          ("Dana Kim — 03/14/2024 9:40 PM", date(2024, 3, 14), "9:40 PM"),
                           ("mayaz — 03/15/2024 7:05 AM", date(2024, 3, 15), "7:05 AM")]
     assert [e.text for e in segment(doc)][-1].endswith("step 9k, loss 3.41")
 

@@ -41,6 +41,7 @@ _CLASSES = {"digits": r"\d+", "letters": r"[^\W\d_]+", "space": r"\s+"}
 _SPACE = re.compile(r"\s+")
 _LIST_ITEM = re.compile(r"\s*(?:[-*+\u2022]|\d{1,3}[.)])\s")
 _MAX_LEAD = 40  # characters before a stamp's date: "--- Day changed Thu "
+_MAX_NAME_WORDS = 3  # a byline's name: "mayaz", "Maya Zhang", "Ana Lucia Souza"
 _SEPARATOR = re.compile(r"[\]\)>]?\s*(?:[-–—:|,]\s)?")  # after a stamp: "] ", " - ", " – "
 _DASHES = re.compile(r"[–—]")
 _MAIL_FIELD = re.compile(rf"\s(?=(?i:{'|'.join(sorted(MAIL_FIELDS, key=len, reverse=True))}):\s)")
@@ -207,19 +208,24 @@ def _separator_at(text: str, at: int) -> str:
 
 
 def _byline_breaks(text: str, byline: tuple[int, int, int], dayfirst: bool) -> list[int]:
-    """Breaks before each byline of the opening one's shape (its name as many words) and
-    after each, where its message begins."""
-    name_words, name_end, end = byline
+    """Breaks before each byline of the opening one's shape and after each, where its message
+    begins. A later byline's name is the word before its dash, or the run of capitalised words
+    ending there ("... the 1.3B ablation Maya Zhang — 03/14/2024 9:40 PM")."""
+    _, name_end, end = byline
     stamp = re.compile(_shape(text[name_end:end].lstrip()))
     breaks = [end]
     for dash in _BYLINE_DASH.finditer(text, end):
         if not stamp.match(text, dash.start() + 1):
             continue
-        before = max(end, dash.start() - _MAX_LEAD * name_words)
-        words = list(re.finditer(r"\S+", text[before:dash.start()]))
-        if len(words) < name_words or (before == end and len(words) == name_words):
-            continue
-        start = before + words[-name_words].start()
+        before = max(end, dash.start() - _MAX_LEAD * _MAX_NAME_WORDS)
+        words = list(re.finditer(r"\S+", text[before:dash.start()]))[-_MAX_NAME_WORDS:]
+        named = 1
+        while named < len(words) and all(word.group()[0].isupper()
+                                         for word in words[-named - 1:]):
+            named += 1
+        if len(words) < named or (before == end and len(words) == named):
+            continue  # (nothing of the message before it)
+        start = before + words[-named].start()
         got = dates.message_byline(text[start:start + _WINDOW], dayfirst)
         if got is not None:
             breaks += [start, start + got[2]]
