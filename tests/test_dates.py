@@ -310,6 +310,9 @@ def test_a_mail_archive_heading_is_dated_by_its_posting_stamp():
      "\\subsection*{6 November 2024} % after the swap\n\\begin{itemize}\n\\item k-07 out\n"
      "\\end{itemize}\n",
      [("Tue 5 Nov 2024", date(2024, 11, 5)), ("6 November 2024", date(2024, 11, 6))]),
+    # a LaTeX title typesets its inner markup's text
+    ("\\section*{\\textbf{7 Nov 2024}: \\texttt{lr=3e-4} sweep}\nlaunched\n",
+     [("7 Nov 2024: lr=3e-4 sweep", date(2024, 11, 7))]),
     # a calendar kept as nested headings: a day under its month, the year from above or from
     # the day before; a number under another heading is no day
     ("# Ops calendar\n\n## June 2025\n\n### Mon 2nd\n\nrack swap\n\n### 30\n\nquiet\n\n"

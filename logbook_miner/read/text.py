@@ -51,6 +51,7 @@ _LATEX_LEVEL = {"chapter": 1, "section": 2, "subsection": 3, "subsubsection": 4,
 _LATEX_SECTION = re.compile(
     rf"\s*\\(?P<command>{'|'.join(_LATEX_LEVEL)})\*?(?:\[[^\]]*\])?"
     r"\{(?P<title>[^{}]*(?:\{[^{}]*\}[^{}]*)*)\}\s*(?:\\label\{[^{}]*\}\s*)?(?:%.*)?")
+_LATEX_MARKUP = re.compile(r"\\[A-Za-z]+\*?\{([^{}]*)\}")  # "\texttt{lr=3e-4}" typesets "lr=3e-4"
 
 
 def read_text(path: Path, text: str) -> Document:
@@ -71,9 +72,8 @@ def read_text(path: Path, text: str) -> Document:
 def latex_heading(line: str) -> Line | None:
     """A line that is a LaTeX sectioning command, as the heading it typesets; else None."""
     command = _LATEX_SECTION.fullmatch(line)
-    if command is None:
-        return None
-    return Line(" ".join(command["title"].split()), level=_LATEX_LEVEL[command["command"]])
+    title = " ".join(_LATEX_MARKUP.sub(r"\1", command["title"]).split()) if command else ""
+    return Line(title, level=_LATEX_LEVEL[command["command"]]) if title else None
 
 
 def _underline_level(line: str) -> int | None:
