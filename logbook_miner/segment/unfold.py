@@ -8,11 +8,12 @@ so does the PDF, web page or Word file it prints: a chat export's "[14/03/2024 0
 again where the author's broke:
 - before each note stamp: a date as a paragraph of the document opens with one, its lead
   ("[", "--- Day changed Fri "), clock and separator ("] ", " - ") alike, where the document
-  has two or more and one stands inside a printed line; not a date named in brackets, nor,
-  with no separator, one after a word that makes it a sentence's ("resumed from 2024-03-12
-  09:00");
-- before each later byline of a paragraph that opens with one (its name as many words), and
-  after every byline, where its message starts;
+  has two or more (with no separator, two or more inside paragraphs) and one stands inside a
+  printed line; not a date named in brackets, nor, with no separator, one after a word that
+  makes it a sentence's ("resumed from 2024-03-12 09:00");
+- before each later byline of a paragraph that opens with one (its name the word before its
+  dash, or the capitalised words ending there), and after every byline, where its message
+  starts;
 - before each field of a mail's header, and after a mail client's "On ... wrote:".
 Only printed formats are unfolded: Markdown, text and Org keep their source's lines. A PDF's
 lines are wraps, joined first; a web page's or Word file's lines are the author's breaks, kept.
