@@ -270,12 +270,19 @@ def _to_match(m: re.Match, dayfirst: bool) -> DateMatch | None:
         month, day = (b, a) if (a > 12 or (day_first and b <= 12)) else (a, b)
     else:
         month, day = int(groups["month"]), int(groups["day"])
-    try:
-        date(year or 2000, month, day)  # 2000 is a leap year: Feb 29 without a year is valid
-    except ValueError:
+    if not _exists(year, month, day):
         return None
     return DateMatch(year, month, day, m.start(), m.end(), partial=bool(groups.get("partial")),
                      weekday=_weekday(m))
+
+
+def _exists(year: int | None, month: int, day: int) -> bool:
+    """The calendar has this day (without a year, in a leap year: Feb 29 is valid)."""
+    try:
+        date(year or 2000, month, day)
+    except ValueError:
+        return False
+    return True
 
 
 def _weekday(m: re.Match) -> int | None:
@@ -298,11 +305,7 @@ def day_under(text: str, year: int | None, month: int) -> When | None:
     """The date of a heading that is only a day ("14", "Thu 14th") in the month (and year, if
     written) the headings above it name; None for another heading or a day the month has not."""
     day = _DAY_ALONE.fullmatch(text)
-    if day is None:
-        return None
-    try:
-        date(year or 2000, month, int(day["day"]))  # 2000 is a leap year, as in `_to_match`
-    except ValueError:
+    if day is None or not _exists(year, month, int(day["day"])):
         return None
     found = DateMatch(year, month, int(day["day"]), day.start(), day.end(), weekday=_weekday(day))
     return When(found, end=day.end())
@@ -363,18 +366,18 @@ def byline_when(text: str, dayfirst: bool = False) -> When | None:
     return _moved(when, name.end())
 
 
-def message_byline(text: str, dayfirst: bool = False) -> tuple[int, int, int] | None:
+def message_byline(text: str, dayfirst: bool = False) -> tuple[int, int] | None:
     """A chat's byline that a printed export runs into its message ("mayaz — 03/14/2024 9:12
-    PM kicked off ...", its dash a long one): how many words its name is, where the name ends
-    and where the date and clock after its dash end."""
+    PM kicked off ...", its dash a long one): where its name ends and where the date and clock
+    after its dash end."""
     name = _NAME_THEN_DASH.match(text)
     if name is None or text[:name.end()].rstrip()[-1] not in ("—", "–") or name["handle"]:
         return None  # ("Investigating · Jul 23, 2024 10:40 UTC — ..." is a status line)
     when = leading_when(text[name.end():name.end() + 80], dayfirst)
     if when is None or when.time is None:
         return None
-    name_text = text[:name.end()].rstrip()[:-1].rstrip()  # without its dash
-    return len(name_text.split()), len(name_text), name.end() + when.end
+    name_end = len(text[:name.end()].rstrip()[:-1].rstrip())  # before its dash
+    return name_end, name.end() + when.end
 
 
 def _moved(when: When, at: int) -> When:

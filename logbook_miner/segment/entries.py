@@ -618,10 +618,10 @@ def _to_entry(seq: int, head: _Heading, dayfirst: bool) -> Entry:
     tail = heading[when.end:] if when else heading
     if when is not None:
         entry.date, entry.time, entry.timezone = when.date.value, when.time, when.timezone
-    author = None if head.author else _AUTHOR.search(tail)  # ("[ALERT] job exited" is a tag)
-    if author and author.group("name").lower() != "undated":
+    if head.author:  # a field's (a mail's "[ALERT] job exited" is a list's tag)
+        entry.author = head.author
+    elif (author := _AUTHOR.search(tail)) and author.group("name").lower() != "undated":
         entry.author = author.group("name").strip()
-    entry.author = head.author or entry.author
     entry.run_id = _run_id(tail)
     _read_preamble(entry, body, dayfirst, when.date if when else None,
                    dates_too=when is None or when.date.year is None)
