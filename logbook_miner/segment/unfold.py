@@ -66,20 +66,21 @@ def unfolded(lines: list[Line], dayfirst: bool, wrapped: bool) -> list[Line]:
     are a PDF's, whose breaks are the renderer's."""
     paragraphs = list(_paragraphs(lines))
     body = body_size((line.size, len(line.text)) for line in lines if line.size)
-    texts = [_joined(paragraph)[1] if _is_body_text(paragraph[0], body) else ""
-             for paragraph in paragraphs]
+    joined = [_joined(paragraph) if _is_body_text(paragraph[0], body) else ([], "")
+              for paragraph in paragraphs]
+    texts = [text for _, text in joined]
     opening = [_opening_stamp(text, dayfirst) for text in texts]
     kinds = list(dict.fromkeys(stamp for stamp in opening if stamp))  # in the document's order
     later = [list(_stamps_in(text, kinds, dayfirst)) if text else [] for text in texts]
     inside = Counter(stamp for found in later for _, stamp in found)
     count = Counter(opening) + inside
     out: list[Line] = []
-    for paragraph, text, found in zip(paragraphs, texts, later, strict=True):
+    for paragraph, (starts, text), found in zip(paragraphs, joined, later, strict=True):
         breaks = _breaks(text, dayfirst) if text else None
         if breaks is None:  # a stamp with no separator breaks where the document has a run
             breaks = [at for at, stamp in found              # of them inside its paragraphs
                       if count[stamp] >= 2 and (stamp.separator or inside[stamp] >= 2)]
-        out += _split(paragraph, breaks, wrapped)
+        out += _split(paragraph, starts, text, breaks, wrapped)
     return out
 
 
@@ -120,12 +121,12 @@ def _joined(paragraph: list[Line]) -> tuple[list[int], str]:
     return starts, " ".join(texts)
 
 
-def _split(paragraph: list[Line], breaks: list[int], wrapped: bool) -> list[Line]:
-    """The paragraph's lines broken at `breaks`, where one falls inside a line (a paragraph
-    whose lines each open a note was printed as written); a PDF's wraps are joined, other
-    lines kept. A list item's later lines were at the margin (a renderer runs the lines under
-    an item into it)."""
-    starts, text = _joined(paragraph)
+def _split(paragraph: list[Line], starts: list[int], text: str, breaks: list[int],
+           wrapped: bool) -> list[Line]:
+    """The paragraph's lines (`text`, `starts`: as `_joined` gives them) broken at `breaks`,
+    where one falls inside a line (a paragraph whose lines each open a note was printed as
+    written); a PDF's wraps are joined, other lines kept. A list item's later lines were at
+    the margin (a renderer runs the lines under an item into it)."""
     if not set(breaks) - set(starts):
         return paragraph
     margin = {"indent": 0.0} if _LIST_ITEM.match(text) else {}
@@ -208,11 +209,11 @@ def _separator_at(text: str, at: int) -> str:
     return _DASHES.sub("-", _SEPARATOR.match(text, at).group().strip())
 
 
-def _byline_breaks(text: str, byline: tuple[int, int, int], dayfirst: bool) -> list[int]:
+def _byline_breaks(text: str, byline: tuple[int, int], dayfirst: bool) -> list[int]:
     """Breaks before each byline of the opening one's shape and after each, where its message
     begins. A later byline's name is the word before its dash, or the run of capitalised words
     ending there ("... the 1.3B ablation Maya Zhang — 03/14/2024 9:40 PM")."""
-    _, name_end, end = byline
+    name_end, end = byline
     stamp = re.compile(_shape(text[name_end:end].lstrip()))
     breaks = [end]
     for dash in _BYLINE_DASH.finditer(text, end):
@@ -229,5 +230,5 @@ def _byline_breaks(text: str, byline: tuple[int, int, int], dayfirst: bool) -> l
         start = before + words[-named].start()
         got = dates.message_byline(text[start:start + _WINDOW], dayfirst)
         if got is not None:
-            breaks += [start, start + got[2]]
+            breaks += [start, start + got[1]]
     return sorted(set(breaks))
