@@ -114,7 +114,10 @@ CHECK = ("bloom-tr11-176b-prequel", "cpm-live", "opt-175b-56_percent_update",
          "synth-ex-crypto-gpu-host-ops-log", "synth-robotics-vla-lab-wiki-changelog",
          "synth-solo-consultant-invoice-diary", "synth-national-library-digitization-llm-journal",
          "synth-watch-officer-style-ops-log", "synth-agritech-coop-season-diary",
-         "synth-esports-analytics-sprint-notes")
+         "synth-esports-analytics-sprint-notes",
+         "synth-defence-contractor-weekly-activity-reports",
+         "synth-follow-the-sun-handoff-sf-bangalore", "synth-vfx-studio-render-farm-llm-dailies",
+         "synth-compute-grant-nonprofit-progress-log")
 # A logbook split in two: entries before the date, or before the entry with this
 # heading, are tune; the rest check.
 SPLITS = {"cpm-live": "2022-10-01", "bloom-tr11-176b-prequel": "main-1"}
