@@ -1,22 +1,25 @@
-"""Train the learned layer and report what it adds: `python benchmarks/learned_layer.py [--write]`.
+"""Train the learned layer and say what it changes: `python benchmarks/learned_layer.py [--write]`.
 
 Issue 11 invites a learned layer over rule features and words that earns its place. The
 layer (logbook_miner/label/learned.py) is one logistic regression per code over an entry's
 words, word pairs and the rules' codes; it adds a code the rules did not give when its
-chance is above a threshold. It is trained on the project's written *tune* logbooks only
+chance is above a threshold, and withdraws one they gave when its chance is below a cut. It
+is trained on the project's written *tune* logbooks only
 (benchmarks/written_logbooks/: written for the project; ../shared's texts are their
 authors' and are never trained on), so every other logbook is one it did not see:
 
-1. a threshold per code is chosen from the chances 5-fold cross-validation over the written
-   tune logbooks gives (folds by logbook): the one whose additions raise the code's kind's
-   F1 most, raised until its additions on the real tune logbooks are no more wrong than
-   right, then, while the ten real logbooks (the rules' dev set, which holds the three
-   real check logbooks: their counts take part here) miss issue 11's target for a kind,
-   the threshold of the code most often wrong on them is raised (after each threshold was
-   raised to the chance it gives any sentence of tests/non_reports.yaml that must not get it);
-   a code whose additions gain too little is not added;
-2. the layer trained on all written tune logbooks is scored, rules alone against rules plus
-   layer, on the written check logbooks and on the ten real ones of ../shared (Markdown,
+1. a threshold (and a cut) per code is chosen from the chances 5-fold cross-validation over
+   the written tune logbooks gives (folds by logbook): the one whose additions (withdrawals)
+   raise the code's kind's F1 most, made surer until its additions on the real tune logbooks
+   are no more wrong than right; each threshold is then raised to the chance it gives any
+   sentence of tests/non_reports.yaml that must not get it, each cut lowered below the chance
+   it gives any the tests hold to the code; then, while the ten real logbooks (the
+   rules' dev set, which holds the three real check logbooks: their counts take part here)
+   miss issue 11's target for a kind, the threshold or cut of the code most often wrong on
+   them is made surer; a code whose additions (withdrawals) gain too little gets no
+   threshold (cut);
+2. the layer trained on all written tune logbooks is scored, rules alone against rules with
+   the layer, on the written check logbooks and on the ten real ones of ../shared (Markdown,
    micro F1 as ../shared/eval/score.py counts it).
 
 `--write` saves it to logbook_miner/data/learned_layer.npz, which the classifier loads.
@@ -28,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from collections import Counter
 from pathlib import Path
@@ -52,8 +56,9 @@ from logbook_miner.models import Entry, LabelledEntry  # noqa: E402
 from logbook_miner.read import read  # noqa: E402
 from logbook_miner.segment.entries import segment  # noqa: E402
 
-THRESHOLDS = (0.5, 0.6, 0.7, 0.8, 0.9)
-MIN_GAIN = 1.0  # a code whose additions raise F1 by less than one right entry's worth is left out
+THRESHOLDS = (0.5, 0.6, 0.7, 0.8, 0.9)  # a code is added above one of these chances
+CUTS = (0.4, 0.3, 0.2, 0.1, 0.05)  # a rule's code is withdrawn below one of these
+MIN_GAIN = 1.0  # a code whose changes raise F1 by less than one right entry's worth gets none
 FOLDS = 5
 MIN_ENTRIES = 2  # a feature in fewer training entries is not learned from
 MIN_EXAMPLES = 3  # a code in fewer training entries gets no model
@@ -61,8 +66,11 @@ MIN_WEIGHT = 0.01  # a feature whose weights are all smaller is left out of the 
 DEV_TARGETS = {"faults": 0.93, "interv": 0.90}  # issue 11's, on the ten real logbooks
 REGULARISATION = 0.5  # LogisticRegression's C
 NON_REPORTS = ROOT / "tests" / "non_reports.yaml"  # sentences the tests hold free of their code
+REPORTS = ROOT / "tests" / "paraphrases.yaml"  # sentences the tests hold to their code
+# as do TAXONOMY.md's typical cues of each code, each said as a sentence (tests/test_label.py)
+TYPICAL_CUES = re.compile(r"^\| `([a-z_.]+)` \| [^|]+ \| ([^|]+) \|", re.MULTILINE)
 # how far a chance read by the saved layer (float32 weights, its smallest features left out) may
-# lie above the one read here: a sentence at 0.59999 here read 0.600023 there, past a 0.6 cut
+# lie from the one read here: a sentence at 0.59999 here read 0.600023 there, past a 0.6 cut
 SAVED_DRIFT = 0.005
 
 
@@ -117,23 +125,28 @@ class Layer:
     def chances_by_code(self, found: list[dict]) -> list[dict[str, float]]:
         return [dict(zip(self.codes, row, strict=True)) for row in self.chances(found).tolist()]
 
-    def save(self, path: Path, thresholds: dict[str, float], trained_on: dict) -> None:
-        """Only the codes in `thresholds`, each with its threshold."""
-        kept = [i for i, code in enumerate(self.codes) if code in thresholds]
+    def save(self, path: Path, thresholds: dict[str, float], cuts: dict[str, float],
+             trained_on: dict) -> None:
+        """Only the codes in `thresholds` or `cuts`, each with its threshold (1: never added)
+        and its cut (0: never withdrawn)."""
+        kept = [i for i, code in enumerate(self.codes) if code in thresholds or code in cuts]
         weights = self.weights[:, kept]
         used = np.flatnonzero(np.abs(weights).max(axis=1) >= MIN_WEIGHT)
+        codes = [self.codes[i] for i in kept]
         np.savez_compressed(
-            path, features=np.array(self.names)[used], codes=np.array(self.codes)[kept],
+            path, features=np.array(self.names)[used], codes=np.array(codes),
             weights=weights[used].astype(np.float16), bias=self.bias[kept],
-            thresholds=np.array([thresholds[self.codes[i]] for i in kept], np.float32),
+            thresholds=np.array([thresholds.get(code, 1.0) for code in codes], np.float32),
+            withdraw_below=np.array([cuts.get(code, 0.0) for code in codes], np.float32),
             trained_on=json.dumps(trained_on, sort_keys=True))
 
 
 def with_layer(found: list[dict], chances: list[dict[str, float]],
-               thresholds: dict[str, float]) -> list[set[str]]:
-    """The rules' codes of each row, and the codes in `thresholds` whose chance is above theirs."""
-    return [row["rules"] | {code for code, threshold in thresholds.items()
-                            if chance.get(code, 0.0) > threshold}
+               thresholds: dict[str, float], cuts: dict[str, float]) -> list[set[str]]:
+    """Each row's codes: the rules' but those whose chance is below their code's cut, and the
+    codes whose chance is above their threshold."""
+    return [{code for code in row["rules"] if chance.get(code, 1.0) >= cuts.get(code, 0.0)}
+            | {code for code, threshold in thresholds.items() if chance.get(code, 0.0) > threshold}
             for row, chance in zip(found, chances, strict=True)]
 
 
@@ -185,50 +198,64 @@ def additions(found: list[dict], chances: list[dict[str, float]], code: str,
     return right, len(added) - right
 
 
+def withdrawals(found: list[dict], chances: list[dict[str, float]], code: str,
+                cut: float) -> tuple[int, int]:
+    """(right, wrong): the rows the layer would withdraw the rules' `code` from at `cut`."""
+    withdrawn = [row for row, chance in zip(found, chances, strict=True)
+                 if chance.get(code, 1.0) < cut and code in row["rules"]]
+    wrong = sum(code in row["gold"] for row in withdrawn)
+    return len(withdrawn) - wrong, wrong
+
+
 def chosen(tune: list[dict], held_out: list[dict[str, float]], real_tune: list[dict],
-           real_chances: list[dict[str, float]]) -> dict[str, float]:
-    """Per code, the threshold whose cross-validated additions raise its kind's F1 most (an
-    addition raises F1 when more than F1 / 2 of such additions are right; ties go to the
-    higher threshold), raised until its additions on the real tune logbooks are no more
-    wrong than right; a code with no such threshold, or gaining less than MIN_GAIN, is not
-    added."""
+           real_chances: list[dict[str, float]], change=additions,
+           steps: tuple[float, ...] = THRESHOLDS) -> dict[str, float]:
+    """Per code, the step (a threshold; a cut, with `change=withdrawals`) whose
+    cross-validated changes raise its kind's F1 most (an addition raises F1 when more than
+    F1 / 2 of such additions are right, a withdrawal when more than 1 - F1 / 2 are; ties go
+    to the later step, the surer), moved on until its changes on the real tune logbooks are
+    no more wrong than right; a code with no such step, or gaining less than MIN_GAIN, gets
+    none."""
     rules = counts(tune, [row["rules"] for row in tune])
-    thresholds = {}
+    chosen_steps = {}
     for code in sorted({code for chance in held_out for code in chance}):
-        bar = f1(rules, kind_of(code)) / 2
-        gains = {t: right - bar * (right + wrong)
-                 for t in THRESHOLDS
-                 for right, wrong in [additions(tune, held_out, code, t)]}
-        gain, start = max((gain, t) for t, gain in gains.items())
+        half = f1(rules, kind_of(code)) / 2
+        bar = half if change is additions else 1 - half
+        gains = {step: right - bar * (right + wrong)
+                 for step in steps
+                 for right, wrong in [change(tune, held_out, code, step)]}
+        gain, start = max((gain, steps.index(step)) for step, gain in gains.items())
         if gain < MIN_GAIN:
             continue
-        for threshold in (t for t in THRESHOLDS if t >= start and gains[t] >= MIN_GAIN):
-            right, wrong = additions(real_tune, real_chances, code, threshold)
+        for step in (t for t in steps[start:] if gains[t] >= MIN_GAIN):
+            right, wrong = change(real_tune, real_chances, code, step)
             if wrong <= right:
-                thresholds[code] = threshold
+                chosen_steps[code] = step
                 break
-    return thresholds
+    return chosen_steps
 
 
-def kept_dev_targets(thresholds: dict[str, float], real: list[dict],
-                     chances: list[dict[str, float]]) -> dict[str, float]:
-    """`thresholds`, with a code's raised to the next one (or the code left out past the last)
-    while the ten real logbooks (the rules' dev set) miss issue 11's target for its kind: the
-    code most often wrong on them first."""
-    thresholds = dict(thresholds)
+def kept_dev_targets(thresholds: dict[str, float], cuts: dict[str, float], real: list[dict],
+                     chances: list[dict[str, float]]) -> tuple[dict[str, float], dict[str, float]]:
+    """`thresholds` and `cuts`, with a code's moved to the next, surer step (or left out past
+    the last) while the ten real logbooks (the rules' dev set) miss issue 11's target for its
+    kind: the code whose additions or withdrawals are most often wrong on them first."""
+    thresholds, cuts = dict(thresholds), dict(cuts)
     while True:
-        tally = counts(real, with_layer(real, chances, thresholds))
-        wrong = {code: additions(real, chances, code, threshold)[1]
-                 for code, threshold in thresholds.items()
-                 if f1(tally, kind_of(code)) < DEV_TARGETS[kind_of(code)]}
+        tally = counts(real, with_layer(real, chances, thresholds, cuts))
+        wrong = {(steps, code): change(real, chances, code, at[code])[1]
+                 for at, change, steps in ((thresholds, additions, THRESHOLDS),
+                                           (cuts, withdrawals, CUTS))
+                 for code in at if f1(tally, kind_of(code)) < DEV_TARGETS[kind_of(code)]}
         if not any(wrong.values()):
-            return thresholds
-        worst = max(wrong, key=lambda code: (wrong[code], code))
-        higher = [t for t in THRESHOLDS if t > thresholds[worst]]
-        if higher:
-            thresholds[worst] = higher[0]
+            return thresholds, cuts
+        steps, code = max(wrong, key=lambda key: (wrong[key], key[1], key[0]))
+        at = thresholds if steps is THRESHOLDS else cuts
+        surer = steps[steps.index(at[code]) + 1:]
+        if surer:
+            at[code] = surer[0]
         else:
-            del thresholds[worst]
+            del at[code]
 
 
 def kept_tests_clean(thresholds: dict[str, float], layer: Layer,
@@ -256,6 +283,42 @@ def kept_tests_clean(thresholds: dict[str, float], layer: Layer,
     return thresholds
 
 
+def held_to_their_codes() -> dict[str, list[tuple[str, str]]]:
+    """By code, the (heading, text) of each sentence the tests hold to it: tests/paraphrases.yaml's
+    and TAXONOMY.md's typical cues, as tests/test_label.py reads them."""
+    held: dict[str, list[tuple[str, str]]] = {}
+    for code, texts in yaml.safe_load(REPORTS.read_text(encoding="utf-8")).items():
+        held.setdefault(code, []).extend((SENTENCE_HEADING, text) for text in texts)
+    taxonomy = (SHARED / "TAXONOMY.md").read_text(encoding="utf-8")
+    for code, cues in TYPICAL_CUES.findall(taxonomy):
+        held.setdefault(code, []).extend(("x", f"Today: {cue.strip()}.") for cue in cues.split(","))
+    return held
+
+
+def kept_tests_found(cuts: dict[str, float], layer: Layer,
+                     classifier: Classifier) -> dict[str, float]:
+    """`cuts`, with a code's lowered below the chance it gives any sentence the tests hold to
+    that code and the rules find (the layer withdraws a code only below its cut), or the code
+    left out: the tests hold the classifier to them as to the clean ones."""
+    cuts = dict(cuts)
+    held = held_to_their_codes()
+    for code in sorted(cuts):
+        found = []
+        for heading, text in held.get(code, []):
+            [labelled] = classifier.classify([Entry(seq=1, heading=heading, text=text)])
+            row = read_by_rules(labelled)
+            if code in row["rules"]:
+                found.append(row)
+        least = min((chance.get(code, 1.0) for chance in layer.chances_by_code(found)),
+                    default=1.0)
+        lower = [c for c in CUTS if c <= cuts[code] and c < least - SAVED_DRIFT]
+        if lower:
+            cuts[code] = lower[0]
+        else:
+            del cuts[code]
+    return cuts
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--write", action="store_true", help=f"save the layer to {LAYER_PATH}")
@@ -269,24 +332,30 @@ def main() -> None:
     real = rows(rules_alone, {path.stem: (SHARED / "logbooks" / "md" / f"{path.stem}.md", path)
                               for path in sorted((SHARED / "gold").glob("*.jsonl"))})
     real_tune = [row for row in real if row["logbook"] not in CHECK]
-    thresholds = chosen(tune, held_out, real_tune, layer.chances_by_code(real_tune))
-    thresholds = kept_tests_clean(thresholds, layer, rules_alone)
-    thresholds = kept_dev_targets(thresholds, real, layer.chances_by_code(real))
+    real_tune_chances = layer.chances_by_code(real_tune)
+    thresholds = kept_tests_clean(chosen(tune, held_out, real_tune, real_tune_chances),
+                                  layer, rules_alone)
+    cuts = kept_tests_found(chosen(tune, held_out, real_tune, real_tune_chances,
+                                   withdrawals, CUTS), layer, rules_alone)
+    thresholds, cuts = kept_dev_targets(thresholds, cuts, real, layer.chances_by_code(real))
     print(f"trained on all {len(tune)} written tune entries ({len(layer.names)} features, "
-          f"{len(layer.codes)} codes); added, with their thresholds:")
-    for code, threshold in sorted(thresholds.items()):
-        print(f"  {code:24} p > {threshold}")
+          f"{len(layer.codes)} codes); added above, and the rules' withdrawn below, a chance:")
+    for code in sorted(thresholds.keys() | cuts.keys()):
+        added = f"p > {thresholds[code]}" if code in thresholds else ""
+        withdrawn = f"p < {cuts[code]}" if code in cuts else ""
+        print(f"  {code:24} {added:10} {withdrawn}")
     print(f"{'':34}{'rules':>18}{'rules + layer':>18}")
+    layers = ({}, {}), (thresholds, cuts)
     print(line(f"{FOLDS}-fold CV, written tune (chosen on)",
-               [counts(tune, with_layer(tune, held_out, t)) for t in ({}, thresholds)]))
+               [counts(tune, with_layer(tune, held_out, *t)) for t in layers]))
     for name, test in (("written check", [r for r in written if r["logbook"] in CHECK]),
                        ("real, all ten", real),
                        ("real check logbooks (whole)", [r for r in real if r["logbook"] in CHECK]),
                        ("real tune logbooks", real_tune)):
         chances = layer.chances_by_code(test)
-        print(line(name, [counts(test, with_layer(test, chances, t)) for t in ({}, thresholds)]))
+        print(line(name, [counts(test, with_layer(test, chances, *t)) for t in layers]))
     if args.write:
-        layer.save(LAYER_PATH, thresholds, {
+        layer.save(LAYER_PATH, thresholds, cuts, {
             "logbooks": len({row["logbook"] for row in tune}), "entries": len(tune),
             "regularisation": REGULARISATION, "min_entries": MIN_ENTRIES})
         print(f"written {LAYER_PATH} ({LAYER_PATH.stat().st_size // 1024} KiB)")

@@ -1,4 +1,5 @@
-"""The learned layer (label/learned.py): codes a linear model is sure of, added to the rules'."""
+"""The learned layer (label/learned.py): codes a linear model is sure of, added to the rules',
+and the rules' codes it is sure are wrong, withdrawn."""
 
 from __future__ import annotations
 
@@ -34,26 +35,33 @@ def _check_logbooks() -> tuple[str, ...]:
 
 
 @pytest.mark.parametrize("name", ["synth-tpu-v5e-jax-log", "synth-hackathon-sprint"])
-def test_the_layer_adds_codes_the_rules_missed_and_keeps_theirs(
+def test_the_layer_adds_codes_the_rules_missed_and_withdraws_codes_they_gave_wrongly(
     name: str, classifier: Classifier, rules_alone: Classifier
 ) -> None:
-    """On written tune logbooks (the layer's training text), what it adds is in the gold,
-    stands on the entry's own words, and nothing the rules gave is lost."""
+    """On written tune logbooks (the layer's training text), what it adds is in the gold and
+    stands on the entry's own words, what it withdraws is not in the gold, and the rules'
+    labels it keeps are theirs unchanged."""
     gold = [json.loads(line) for line in (WRITTEN / f"{name}.jsonl").open(encoding="utf-8")]
     gold_codes = {g["heading"].strip(): set(g["faults"]) | set(g["interventions"]) for g in gold}
     entries = segment(read(WRITTEN / f"{name}.md"))
-    added = []
+    added, withdrawn = [], []
     for with_layer, alone in zip(classifier.classify(entries), rules_alone.classify(entries),
                                  strict=True):
-        assert set(alone.labels) <= set(with_layer.labels)
+        heading = with_layer.entry.heading.strip()
+        kept_codes = {label.code for label in with_layer.labels}
+        for label in set(alone.labels) - set(with_layer.labels):
+            assert label.code not in kept_codes
+            withdrawn.append((heading, label.code))
         for label in set(with_layer.labels) - set(alone.labels):
             assert label.source == "learned:layer"
             assert label.code not in {lb.code for lb in alone.labels}
             assert getattr(with_layer.entry, label.field)[label.start:label.end] == label.evidence
             assert label.confidence > 0.5
-            added.append((with_layer.entry.heading.strip(), label.code))
+            added.append((heading, label.code))
     assert len(added) >= 8
+    assert withdrawn
     assert all(code in gold_codes[heading] for heading, code in added)
+    assert not any(code in gold_codes[heading] for heading, code in withdrawn)
 
 
 def test_the_layers_evidence_is_the_sentence_that_speaks_for_its_code(

@@ -336,9 +336,8 @@ class Classifier:
             labels += _new_codes(labels, [lb for lb in trends.mine_trends(entry)
                                           if not _inside(lb, asides)])
             # not filtered by asides: of the 5 it would drop in the written logbooks, 3 are right
-            learned = self.layer.added(entry, labels) if self.layer else []
-            if learned:
-                labels = in_kind_order([*labels, *learned])
+            if self.layer:
+                labels = self.layer.reviewed(entry, labels)
             # (rates read a field's own words: a renamed one they normalise anew)
             whole = {field: parts[0] for field, parts in flat.items()
                      if len(parts) == 1 and not renaming}

@@ -1,14 +1,15 @@
-"""A learned layer over the rules: codes a linear model is sure of, added to the rules' own.
+"""A learned layer over the rules: codes a linear model is sure of, added to the rules' own, and
+codes of the rules it is sure are wrong, withdrawn.
 
-The rules miss events told in words no pattern names; a logistic regression per code, over
-an entry's words (and word pairs) and the codes the rules gave it, catches some of them.
-It only adds: a code the rules gave stays, and the model adds one only when it is sure
-(its chance above the threshold chosen for that code in training; a code whose additions
-did not pay in training is left out of the layer). Its evidence is the
-sentence of the entry whose words speak most for the code. `benchmarks/learned_layer.py`
-trains it on the project's own written tune logbooks (never on ../shared, whose texts are
-their authors') and writes `data/learned_layer.npz`; it reports what the layer adds on
-logbooks it did not see.
+The rules miss events told in words no pattern names, and give codes to words that name an
+event the entry does not report; a logistic regression per code, over an entry's words (and
+word pairs) and the codes the rules gave it, catches some of both. It adds a code only when it
+is sure (its chance above the threshold chosen for that code in training) and withdraws a
+rule's code only when its chance is below the code's cut; a code whose additions or
+withdrawals did not pay in training has none. An added code's evidence is the sentence of the
+entry whose words speak most for it. `benchmarks/learned_layer.py` trains it on the project's
+own written tune logbooks (never on ../shared, whose texts are their authors') and writes
+`data/learned_layer.npz`; it reports what the layer changes on logbooks it did not see.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from pathlib import Path
 import numpy as np
 from spacy.lang.en.stop_words import STOP_WORDS
 
-from ..models import Entry, Label
+from ..models import Entry, Label, in_kind_order
 from ..resources import DATA
 from .cues import FIELDS
 
@@ -52,6 +53,12 @@ def _tokens(text: str) -> list[str]:
     return [word for word in _WORD.findall(text.lower()) if word not in STOP_WORDS]
 
 
+def _score(chances: np.ndarray) -> np.ndarray:
+    """The model's scores (log-odds) that stand for `chances`."""
+    chances = chances.astype(np.float64)
+    return np.log(chances / (1 - chances))
+
+
 def features(found_words: Iterable[str], rule_codes: Iterable[str]) -> list[str]:
     """What the model reads: the entry's words and word pairs and the codes the rules gave."""
     return [*found_words, *(f"rule:{code}" for code in rule_codes)]
@@ -68,8 +75,11 @@ class LearnedLayer:
             # one row per feature, one column per code
             self.weights: np.ndarray = layer["weights"].astype(np.float32)
             self.bias: np.ndarray = layer["bias"]
-            thresholds = layer["thresholds"].astype(np.float64)
-            self.cutoffs = np.log(thresholds / (1 - thresholds))  # the scores they stand for
+            # the scores the chances stand for: above `adds_above` a code is added, below
+            # `withdraws_below` a rule's code is withdrawn (a chance of 1 or 0: never)
+            with np.errstate(divide="ignore"):
+                self.adds_above = _score(layer["thresholds"])
+                self.withdraws_below = _score(layer["withdraw_below"])
             self.trained_on: dict[str, int | float] = json.loads(str(layer["trained_on"]))
             self.index = {name: i for i, name in enumerate(layer["features"].tolist())}
         # each feature's two largest weights and the code of the first: how much more a word
@@ -83,14 +93,20 @@ class LearnedLayer:
         self._pairs = {tuple(name.split(" ")): i for name, i in self.index.items()
                        if name.count(" ") == 1}
 
-    def added(self, entry: Entry, labels: list[Label]) -> list[Label]:
-        """Labels for the codes the model is sure of and the rules did not give."""
+    def reviewed(self, entry: Entry, labels: list[Label]) -> list[Label]:
+        """The rules' `labels` but those whose code the model is sure is wrong, and labels for
+        the codes it is sure of that the rules did not give, in kind order."""
         have = {lb.code for lb in labels}
         present = sorted(self._rows(entry, have))  # one order: one float sum
         scores = self.weights.take(present, axis=0).sum(axis=0) + self.bias
-        sure = np.flatnonzero(scores > self.cutoffs)
+        wrong = {self.codes[column] for column in np.flatnonzero(scores < self.withdraws_below)}
+        kept = [lb for lb in labels if lb.code not in wrong]
+        added = self._added(entry, have, scores)
+        return in_kind_order([*kept, *added]) if added or len(kept) < len(labels) else labels
+
+    def _added(self, entry: Entry, have: set[str], scores: np.ndarray) -> list[Label]:
         added = []
-        for column in sure.tolist():
+        for column in np.flatnonzero(scores > self.adds_above).tolist():
             code = self.codes[column]
             if code in have:
                 continue
