@@ -325,6 +325,11 @@ def test_a_mail_archive_heading_is_dated_by_its_posting_stamp():
     ("# Log\n\n## Handover 1\n\nNodes swapped.\n\nHanded over by Ana\n2024-03-04\n\n"
      "## Handover 2\n\nQuiet.\n\nHanded over by Bo\n2024-03-05\n",
      [("Handover 1", date(2024, 3, 4)), ("Handover 2", date(2024, 3, 5))]),
+    # a day's heading written without separators, as file names write it; a stamp with its
+    # clock after an underscore is a dump's name
+    ("# run-34 log\n\n## 20240311\n- resumed\n\n## 20240315 (fri)\n- evals\n\n"
+     "## 20240316_1200 dump\n\nx\n",
+     [("20240311", date(2024, 3, 11)), ("20240315 (fri)", date(2024, 3, 15))]),
     # a number under another heading beneath a month is no day of it
     ("# Report\n\n## March 2024\n\n### Open issues\n\n#### 1\n\nNCCL hang\n", []),
 ])

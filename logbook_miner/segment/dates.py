@@ -94,6 +94,10 @@ _BARE_DAY = re.compile(r"\s*(?:(?P<a>[0-3]?\d)/(?P<b>[0-3]?\d)"
                        r"|(?P<da>[0-3]\d)(?P<dot>\.)(?P<db>[01]\d)\.)"
                        rf"(?:\s+\(?(?i:{_WEEKDAY})\.?\)?)?"
                        r"(?=\s*$|\s+\d{1,2}:\d\d|\s*[:\u2013\u2014-]\s)")
+# a heading that opens with a date written without separators, as file names and some daily
+# logs write it: "20240314", "20240315 (fri)" (a heading's only: in a line of the body eight
+# digits are a count or an id as often; not "20240314_1200" nor "20240314-rc1")
+_COMPACT = re.compile(r"(?P<year>(?:19|20)\d\d)(?P<month>[01]\d)(?P<day>[0-3]\d)(?![\w.:/-])")
 # a heading that names only part of a date, the headings above it the rest ("# 2024" / "##
 # March" / "### 14"; "## March 2024" / "### Thu 14th"): a year or a month (its year after it or
 # not) over a day (its weekday before it or not)
@@ -388,7 +392,11 @@ def _moved(when: When, at: int) -> When:
 
 def heading_when(text: str, dayfirst: bool = False) -> When | None:
     """The first date in a heading, with the time and zone written right after it; a heading
-    that is only a day and month ("6/3", "6/3 14:20") is one too, its year found later."""
+    that is only a day and month ("6/3", "6/3 14:20") is one too, its year found later, and so
+    is one that opens with a date without separators ("20240314")."""
+    compact = _COMPACT.match(text, _LEAD.match(text).end())
+    if compact and (found := _to_match(compact, dayfirst)):
+        return when_at(text, found)
     dates = find_dates(text, dayfirst)
     if dates:  # a mail's subject may name other days: its posting stamp dates it
         return when_at(text, next((d for d in dates[1:] if _posting_stamp(text, d)), dates[0]))
