@@ -235,6 +235,10 @@ def test_a_mail_archive_heading_is_dated_by_its_posting_stamp():
      "Nov 9, 2024 at 9:00 AM\nand the report after it.\n",
      [("Ana Ruiz moved this card from Doing to Done", date(2024, 11, 8)),
       ("Bo Chen", date(2024, 11, 8))]),
+    # a notes app's export: each note's bold title over a line that is only its date
+    ("# Notes export\n\n**Checkpoint corruption?**\n14 March 2024 at 09:12\n\nshard mismatch"
+     "\n\n**Rack C cooling**\n15 March 2024 at 16:22\n\nfan tray fixed\n",
+     [("Checkpoint corruption?", date(2024, 3, 14)), ("Rack C cooling", date(2024, 3, 15))]),
     # a heading's later date clocked to the second is a log's, not a posting stamp
     ("## Incident 2024-03-05 — last good checkpoint 2024-03-03 22:14:09\n\nJob hung.\n",
      [("Incident 2024-03-05 — last good checkpoint 2024-03-03 22:14:09", date(2024, 3, 5))]),

@@ -264,9 +264,11 @@ def _over_its_date(lines: list[Line], i: int, dayfirst: bool) -> _Heading | None
     "Jonas Weber" / its date / the comment): a byline over two lines, a message's where the
     document has a run of them (`_not_messages`). A list item or a table row is none, nor a
     line over a date set apart as a heading (a PDF's bold "Monday, March 4" under a preamble),
-    nor one that closes its section (a heading next)."""
+    nor one that closes its section (a heading next). A bold title over its date is a notes
+    app's ("**Checkpoint follow-up**" / "14 March 2024 at 14:40"): its `**` is no bullet."""
     title, below = lines[i].text.strip(), i + 1
-    if below == len(lines) or _ITEM_MARK.match(title) or lines[below].code or (
+    listed = _ITEM_MARK.match(title) and not _EMPHASIS.match(title)
+    if below == len(lines) or listed or lines[below].code or (
             lines[below].indent >= _INDENTED or lines[below].page != lines[i].page) or (
             lines[below].bold or lines[below].level is not None):
         return None
