@@ -97,6 +97,18 @@ def test_preamble_dates_and_authors_the_title_only(tmp_path):
     assert got[0].author == "Ada Lovelace, Alan Turing"
 
 
+def test_a_line_of_tags_under_a_title_dates_its_note(tmp_path):
+    """A notes app tags each note with its day ("#log/2024-03-11 #train"); a sentence that
+    names a day under a title does not date it."""
+    text = ("# Loss spike at step 41k\n#log/2024-03-11 #train #incident\n\nSkipped batches.\n\n"
+            "# Node swap\n#log/2024-03-12 #hardware\n\nECC errors.\n\n"
+            "# Restart plan\nWe restart from the 2024-03-10 checkpoint, #ops agreed.\n")
+    got = entries_of(tmp_path, "bear.md", text)
+    assert [(e.heading, e.date) for e in got] == [
+        ("Loss spike at step 41k", date(2024, 3, 11)), ("Node swap", date(2024, 3, 12)),
+        ("Restart plan", None)]
+
+
 def test_dates_in_many_forms_and_year_from_neighbours(tmp_path):
     text = ("# Ops notes\n\n## November 17, 2021\n\nA.\n\n## Nov 20\n\nB.\n\n"
             "## 23/11/2021\n\nC.\n\n## Jan 3\n\nD, a new year.\n")

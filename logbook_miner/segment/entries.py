@@ -80,6 +80,8 @@ _PREAMBLE = re.compile(
     re.IGNORECASE,
 )
 _PREAMBLE_LINES = 4
+# a notes app's line of tags under a note's title, one of them its day: "#log/2024-03-14 #train"
+_TAG_LINE = re.compile(r"#[^\s#]+(?:\s+#[^\s#]+)*")
 # a year as written: 2024, not 2024.05 or 12024
 _YEAR = re.compile(r"(?<![\d.])(?:19|20)\d\d(?![\d.])")
 _COUNTED = re.compile(r"\s*(?:gpus?|nodes?|hosts?|tokens?|steps?|its?|iters?|samples?|seqs?|k)\b",
@@ -651,7 +653,8 @@ def _read_preamble(entry: Entry, body: list[Line], dayfirst: bool,
     a full date), `**Posted on:** November 17, 2021` / `Time: June, 12 2022` date the note.
 
     Under a heading dated without a year (`Log (June, 12)`), only a preamble date of
-    the same month and day counts: it gives the year and the time.
+    the same month and day counts: it gives the year and the time. A line of tags
+    ("#log/2024-03-14 #train") is a label too, as notes apps tag a note with its day.
     """
     for text in _first_lines(body):
         plain = text.replace("*", "").replace("_", " ").strip()
@@ -664,7 +667,8 @@ def _read_preamble(entry: Entry, body: list[Line], dayfirst: bool,
         m = _PREAMBLE.match(plain)
         value = m.group("value") if m else plain
         found = dates.find_dates(value, dayfirst)
-        if found and (m or len(value) - (found[0].end - found[0].start) < 8):
+        if found and (m or _TAG_LINE.fullmatch(value)
+                      or len(value) - (found[0].end - found[0].start) < 8):
             d = found[0]
             if yearless is not None and (d.month, d.day) != (yearless.month, yearless.day):
                 continue
