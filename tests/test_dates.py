@@ -269,6 +269,11 @@ def test_a_mail_archive_heading_is_dated_by_its_posting_stamp():
      "dkim — 03/15/2024 10:22 AM\nnode 7 fell off IB\n",
      [("mayaz — 03/14/2024 9:12 PM", date(2024, 3, 14)),
       ("dkim — 03/15/2024 10:22 AM", date(2024, 3, 15))]),
+    # a chat copied with each message's date and clock in brackets after its author
+    ("# #pretrain-13b\n\nJane Doe (Mar 14, 2024 9:12 AM):\njob died at 03:14\n\n"
+     "Marco Rossi (Mar 15, 2024 11:58 PM):\nOOM in the eval hook\n",
+     [("Jane Doe (Mar 14, 2024 9:12 AM):", date(2024, 3, 14)),
+      ("Marco Rossi (Mar 15, 2024 11:58 PM):", date(2024, 3, 15))]),
     # a chat export's stamped messages run on for lines, with no blank line between them; a
     # long one is still a message
     ("# #training-run\n\n[02/04/2024 19:03] hazel: launched on 4 nodes\nconfig pinned above\n"
@@ -521,6 +526,9 @@ def test_an_unchanged_file_read_with_other_date_options_is_read_again(tmp_path):
      "Tanya merged the NVLS fix on Mar 5, 2024\nRMA-88213 opened on Mar 1, 2024\n"
      "Swapped the board in gx-14.\n\nRestarts:\n-- Mar 4: NCCL hang at 41k\n"
      "~~Mar 7: swap gx-14~~ late\n", ["Maintenance", "Week 10"]),
+    # labels dated in brackets, with no clock, are a note's, not a chat's bylines
+    ("# Notes\n\n## Week 11\n\nPlan (Mar 14, 2024):\nswap k-02\n\nDone (Mar 15, 2024):\n"
+     "nothing\n", ["Week 11"]),
     # one reply quoted in a note, and sections after a forwarded mail
     ("2024-04-03 - vendor update\n\nForwarding the reply:\n\nOn Tue, Apr 2, 2024 at 8:41 AM "
      "Priya <p@vendor.example> wrote:\n> Ships Friday.\n\nWe swap it Monday.\n\n"

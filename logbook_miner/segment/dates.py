@@ -117,9 +117,13 @@ _TIME = re.compile(
     re.IGNORECASE,
 )
 # a name that heads a line, then a dash: "**Alice Smith** — ", "@kiri - ", "mayaz — " (a chat
-# nickname); "Kim Laine @klaine · " (a tracker's, its handle after the name)
+# nickname); "Kim Laine @klaine · " (a tracker's, its handle after the name); or the name, then
+# its message's date in brackets: "Jane Doe (" of "Jane Doe (Mar 14, 2024 9:12 AM):"
 _NAME = r"(?:\*\*|__)?@?[A-Za-z][\w.'-]*(?: [A-Z][\w.'-]*){0,3}(?:\*\*|__)?"
-_NAME_THEN_DASH = re.compile(rf"{_NAME}(?P<handle>\s+@[\w.-]+)?\s*[—–·-]\s+")
+_NAME_BEFORE_DATE = re.compile(
+    rf"{_NAME}(?:(?P<handle>\s+@[\w.-]+)?\s*[—–·-]\s+|\s+(?P<bracket>\()(?=\w))")
+# what closes a byline whose date is in brackets: "):", ")"
+_BRACKET_END = re.compile(r"\)\s*:?")
 # who did what on a tracker, then the day: "**@tanya-r** commented on ", "okafor-d commented ",
 # "**@mara-k** closed this as completed on ": the name marked as a tracker marks it (its @ or
 # bold), or the act a comment's ("Tanya merged the fix on Mar 5, 2024" is a sentence)
@@ -344,7 +348,8 @@ def _posting_stamp(text: str, found: DateMatch) -> bool:
 
 def byline_when(text: str, dayfirst: bool = False) -> When | None:
     """The date of a line that is only a name and when it wrote, as a chat export heads each
-    message ("**Alice Smith** — 04/03/2024 09:14": a date and its time end the line), or a
+    message ("**Alice Smith** — 04/03/2024 09:14", "Jane Doe (Mar 14, 2024 9:12 AM):": a date
+    and its time end the line), or a
     name, what it did and the day, as an issue tracker heads each comment ("**@tanya-r**
     commented on Mar 5, 2024", "Kim Laine @klaine · Jun 3, 2024"), or a mail client's line
     over a reply ("On Tue, Apr 2, 2024 at 8:41 AM Priya <p@x.org> wrote:")."""
@@ -358,13 +363,18 @@ def byline_when(text: str, dayfirst: bool = False) -> When | None:
     if attribution:
         when = leading_when(text[attribution.end():], dayfirst)
         return _moved(when, attribution.end()) if when else None
-    name = _NAME_THEN_DASH.match(text)
+    name = _NAME_BEFORE_DATE.match(text)
     when = leading_when(text[name.end():], dayfirst) if name else None
     if when is None:
         return None
     rest = text[name.end() + when.end:]
     if name["handle"]:  # a tracker's "Kim Laine @klaine · Jun 3, 2024 · edited"
         return _moved(when, name.end()) if _EDITED.fullmatch(rest) else None
+    if name["bracket"]:  # a chat copy's "Jane Doe (Mar 14, 2024 9:12 AM):" closes it
+        closed = _BRACKET_END.match(rest)
+        if closed is None:
+            return None
+        rest = rest[closed.end():]
     if when.time is None or rest.strip(" *_"):
         return None  # ("Vendor ETA – 2024-03-11" is a line of the body)
     return _moved(when, name.end())
@@ -374,7 +384,7 @@ def message_byline(text: str, dayfirst: bool = False) -> tuple[int, int] | None:
     """A chat's byline that a printed export runs into its message ("mayaz — 03/14/2024 9:12
     PM kicked off ...", its dash a long one): where its name ends and where the date and clock
     after its dash end."""
-    name = _NAME_THEN_DASH.match(text)
+    name = _NAME_BEFORE_DATE.match(text)
     if name is None or text[:name.end()].rstrip()[-1] not in ("—", "–") or name["handle"]:
         return None  # ("Investigating · Jul 23, 2024 10:40 UTC — ..." is a status line)
     when = leading_when(text[name.end():name.end() + 80], dayfirst)
