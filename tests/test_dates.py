@@ -242,6 +242,11 @@ def test_a_mail_archive_heading_is_dated_by_its_posting_stamp():
     # a heading's later date clocked to the second is a log's, not a posting stamp
     ("## Incident 2024-03-05 — last good checkpoint 2024-03-03 22:14:09\n\nJob hung.\n",
      [("Incident 2024-03-05 — last good checkpoint 2024-03-03 22:14:09", date(2024, 3, 5))]),
+    # a log kept as a table whose first column numbers its rows: each row from its date on
+    ("# run-12 incidents\n\n| # | Date | Who | What happened |\n|---|---|---|---|\n"
+     "| 1 | 2024-03-11 | priya | Loss spike at 41180 |\n| 2 | 2024-03-12 | tom | ECC errors |\n",
+     [("2024-03-11 | priya | Loss spike at 41180", date(2024, 3, 11)),
+      ("2024-03-12 | tom | ECC errors", date(2024, 3, 12))]),
     # a handover template's fields under Date:/From: stay its text
     ("Date: 2024-03-04\nFrom: night shift\nSummary: gpu-12 crashed with Xid 79\n\n"
      "Date: 2024-03-05\nFrom: day shift\nSummary: quiet\n",

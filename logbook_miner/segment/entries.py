@@ -324,6 +324,9 @@ def _dated_items(lines: list[Line], heads: list[_Heading], dayfirst: bool) -> li
     for i, line in enumerate(lines):
         text = _item_text(line)
         when = dates.leading_when(text, dayfirst) if text else None
+        if when is None and text and "|" in text:
+            text = _row_from_its_date(text, dayfirst)
+            when = dates.leading_when(text, dayfirst)
         field = _DATE_FIELD.match(line.text.strip())
         if when is not None and (field or not _log_line(when, text)):
             depth = line.indent + len(line.text) - len(line.text.lstrip())
@@ -387,6 +390,19 @@ def _item_text(line: Line) -> str | None:
         return None
     item = text[mark.end() if mark else 0:].removesuffix("|").strip()
     return item.replace('"', "", 1) if mark and mark.group().endswith('"') else item  # date: "…"
+
+
+def _row_from_its_date(row: str, dayfirst: bool) -> str:
+    """A table row from its date's cell on, where each cell before it is one word (a row's
+    number or id): "1 | 2024-03-11 | priya | Loss spike" is a log kept as a table whose date
+    column is not its first. Any other row as it is."""
+    cells = [cell.strip() for cell in row.split("|")]
+    for k in range(1, len(cells)):
+        if len(cells[k - 1].split()) != 1:
+            break
+        if dates.leading_when(cells[k], dayfirst):
+            return " | ".join(cells[k:])
+    return row
 
 
 def _prefer_styled(heads: list[_Heading], fmt: str) -> list[_Heading]:
