@@ -247,6 +247,12 @@ def test_a_mail_archive_heading_is_dated_by_its_posting_stamp():
      "| 1 | 2024-03-11 | priya | Loss spike at 41180 |\n| 2 | 2024-03-12 | tom | ECC errors |\n",
      [("2024-03-11 | priya | Loss spike at 41180", date(2024, 3, 11)),
       ("2024-03-12 | tom | ECC errors", date(2024, 3, 12))]),
+    # a triage file: log lines pasted each over its note, the year from the title
+    ("# node triage, March 2024\n\nFrom journalctl.\n\nMar 14 09:12:01 node17 kernel: Xid 79\n"
+     "> note: GPU 6 gone.\n\nMar 15 02:03:17 node42 kernel: mlx5_core: Cable unplugged\n"
+     "> note: IB link flap.\n",
+     [("Mar 14 09:12:01 node17 kernel: Xid 79", date(2024, 3, 14)),
+      ("Mar 15 02:03:17 node42 kernel: mlx5_core: Cable unplugged", date(2024, 3, 15))]),
     # a handover template's fields under Date:/From: stay its text
     ("Date: 2024-03-04\nFrom: night shift\nSummary: gpu-12 crashed with Xid 79\n\n"
      "Date: 2024-03-05\nFrom: day shift\nSummary: quiet\n",
@@ -531,6 +537,10 @@ def test_an_unchanged_file_read_with_other_date_options_is_read_again(tmp_path):
      "Tanya merged the NVLS fix on Mar 5, 2024\nRMA-88213 opened on Mar 1, 2024\n"
      "Swapped the board in gx-14.\n\nRestarts:\n-- Mar 4: NCCL hang at 41k\n"
      "~~Mar 7: swap gx-14~~ late\n", ["Maintenance", "Week 10"]),
+    # log lines pasted among a note's paragraphs are its text
+    ("# Triage\n\nMar 14 09:12:01 node17 kernel: Xid 79\nMar 14 09:12:05 node17 kernel: Xid 79"
+     "\n\nRebooted node17, then:\n\nMar 14 10:02:11 node17 kernel: Xid 79\n\nRMA opened.\n",
+     ["Triage"]),
     # labels dated in brackets, with no clock, are a note's, not a chat's bylines
     ("# Notes\n\n## Week 11\n\nPlan (Mar 14, 2024):\nswap k-02\n\nDone (Mar 15, 2024):\n"
      "nothing\n", ["Week 11"]),

@@ -316,19 +316,24 @@ def _dated_items(lines: list[Line], heads: list[_Heading], dayfirst: bool) -> li
     """The outermost list items, table rows and `Date:` lines that begin with a date, where
     they are the document: two or more, and every other non-blank line a heading, a table
     line, a line of an item's block (up to the next blank line) or one of a short preamble
-    before the first ("Notes for run sparrow-2, kept by Mike"). A report that holds a dated
-    list or a timeline table among its paragraphs keeps them as its text."""
+    before the first ("Notes for run sparrow-2, kept by Mike"). A log line that opens a block
+    is an item too, as a triage file pastes each log line over its note ("Mar 14 09:12:01
+    node17 kernel: ..." / "> note: GPU 6 gone"); a list's log lines are a log's excerpt. A
+    report that holds a dated list or a timeline table among its paragraphs keeps them as its
+    text."""
     found = []
     other = {head.index for head in heads}
     last_text = -1  # the last non-blank line before this one
     for i, line in enumerate(lines):
         text = _item_text(line)
+        pasted = text is None and _pasted_log_line(lines, i)
+        text = line.text.strip() if pasted else text
         when = dates.leading_when(text, dayfirst) if text else None
         if when is None and text and "|" in text:
             text = _row_from_its_date(text, dayfirst)
             when = dates.leading_when(text, dayfirst)
         field = _DATE_FIELD.match(line.text.strip())
-        if when is not None and (field or not _log_line(when, text)):
+        if when is not None and (field or _log_line(when, text) == pasted):
             depth = line.indent + len(line.text) - len(line.text.lstrip())
             head = _Heading(i, text, _BODY_LEVEL, when, page=line.page)
             found.append((depth, head, field is not None, last_text in other))
@@ -347,13 +352,24 @@ def _dated_items(lines: list[Line], heads: list[_Heading], dayfirst: bool) -> li
     preamble = [i for i, line in enumerate(lines[:items[0].index])
                 if line.text.strip() and i not in other]
     allowed = other | (set(preamble) if len(preamble) <= _PREAMBLE_LINES else set())
-    in_item = False
+    in_item = after_item = False  # in an item's block; the last non-blank line was
     for i, line in enumerate(lines):
         text = line.text.strip()
-        in_item = bool(text) and (in_item or i in starts)
+        # an item's block goes on to the next blank line, and over a quote right under it (a
+        # Markdown reader sets the "> note: ..." under a line apart as a block of its own)
+        in_item = bool(text) and (in_item or i in starts or (after_item and text[0] == ">"))
+        after_item = in_item if text else after_item
         if text and not (in_item or i in allowed or "|" in text):
             return []
     return items
+
+
+def _pasted_log_line(lines: list[Line], i: int) -> bool:
+    """Line i may be a log line pasted as a note's title: unindented, opening its block, no
+    list item, table row or code, and no longer than a heading."""
+    line = lines[i]
+    return (line.indent < _INDENTED and not line.code and _starts_block(lines, i)
+            and len(line.text.strip()) <= _MAX_HEADING_CHARS)
 
 
 def _table_header(lines: list[Line], items: list[_Heading]) -> set[int]:
