@@ -376,6 +376,30 @@ def test_a_bold_line_under_a_heading_its_preamble_dates_is_that_entrys():
     assert "All 16 nodes visible." in entries[0].text
 
 
+def test_printed_bracketed_bylines_and_indented_notes_are_read():
+    """Printed, a chat's byline runs into its message ("Jane Doe (Mar 14, 2024 9:12 AM): job
+    died"), and a triage file's quoted note under its log line is an indented block."""
+    def pdf(title: str, texts: list[tuple[str, float]]) -> list:
+        lines = [Line(title, page=1, size=22.0, bold=True), Line("", page=1)] + [
+            Line(text, page=1, size=11.0, indent=indent) if text else Line("", page=1)
+            for text, indent in texts]
+        return segment(Document(path=Path("x.pdf"), format="pdf", lines=lines))
+
+    chat = pdf("#pretrain", [("Jane Doe (Mar 14, 2024 9:12 AM): job died at 03:14", 0.0),
+                             ("", 0.0),
+                             ("Marco Rossi (Mar 15, 2024 11:58 PM): OOM in the eval hook", 0.0)])
+    assert [(e.heading, e.date, e.text) for e in chat if e.date] == [
+        ("Jane Doe (Mar 14, 2024 9:12 AM):", date(2024, 3, 14), "job died at 03:14"),
+        ("Marco Rossi (Mar 15, 2024 11:58 PM):", date(2024, 3, 15), "OOM in the eval hook")]
+    triage = pdf("triage, March 2024", [
+        ("Mar 14 09:12:01 node17 kernel: Xid 79", 0.0), ("", 0.0), ("note: GPU 6 gone.", 30.0),
+        ("", 0.0), ("Mar 15 02:03:17 node42 kernel: Cable unplugged", 0.0), ("", 0.0),
+        ("note: IB link flap.", 30.0)])
+    assert [(e.heading, e.date) for e in triage if e.date] == [
+        ("Mar 14 09:12:01 node17 kernel: Xid 79", date(2024, 3, 14)),
+        ("Mar 15 02:03:17 node42 kernel: Cable unplugged", date(2024, 3, 15))]
+
+
 SHAPES = Path(__file__).resolve().parents[1] / "benchmarks" / "segment_shapes" / "tune"
 
 

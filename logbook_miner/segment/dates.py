@@ -382,14 +382,18 @@ def byline_when(text: str, dayfirst: bool = False) -> When | None:
 
 def message_byline(text: str, dayfirst: bool = False) -> tuple[int, int] | None:
     """A chat's byline that a printed export runs into its message ("mayaz — 03/14/2024 9:12
-    PM kicked off ...", its dash a long one): where its name ends and where the date and clock
-    after its dash end."""
+    PM kicked off ...", its dash a long one; "Jane Doe (Mar 14, 2024 9:12 AM): job died ..."):
+    where its name ends and where the date and clock after its dash (or in its brackets) end."""
     name = _NAME_BEFORE_DATE.match(text)
-    if name is None or text[:name.end()].rstrip()[-1] not in ("—", "–") or name["handle"]:
+    dashed = name is not None and text[:name.end()].rstrip()[-1] in ("—", "–")
+    if name is None or not (dashed or name["bracket"]) or name["handle"]:
         return None  # ("Investigating · Jul 23, 2024 10:40 UTC — ..." is a status line)
     when = leading_when(text[name.end():name.end() + 80], dayfirst)
     if when is None or when.time is None:
         return None
+    if name["bracket"]:
+        closed = _BRACKET_END.match(text, name.end() + when.end)
+        return (len(text[:name.start("bracket")].rstrip()), closed.end()) if closed else None
     name_end = len(text[:name.end()].rstrip()[:-1].rstrip())  # before its dash
     return name_end, name.end() + when.end
 

@@ -356,8 +356,10 @@ def _dated_items(lines: list[Line], heads: list[_Heading], dayfirst: bool) -> li
     for i, line in enumerate(lines):
         text = line.text.strip()
         # an item's block goes on to the next blank line, and over a quote right under it (a
-        # Markdown reader sets the "> note: ..." under a line apart as a block of its own)
-        in_item = bool(text) and (in_item or i in starts or (after_item and text[0] == ">"))
+        # Markdown reader sets the "> note: ..." under a line apart as a block of its own; a
+        # PDF prints it indented)
+        quote = bool(text) and (text[0] == ">" or line.indent >= _INDENTED)
+        in_item = bool(text) and (in_item or i in starts or (after_item and quote))
         after_item = in_item if text else after_item
         if text and not (in_item or i in allowed or "|" in text):
             return []
