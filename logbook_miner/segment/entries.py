@@ -25,9 +25,13 @@ What an entry is, stated once:
   heading is dated and the document is only headings and outermost list
   items, table rows or `Date:` lines (a YAML list's `- date:` too) that
   begin with a date (two or more, each with its block), those are the
-  entries: a logbook kept as a list of dated bullets, a table or a form. A
-  dated list among a report's paragraphs is its text.
-- A heading is dated by the first date it writes; a range by its first day, its
+  entries: a logbook kept as a list of dated bullets, a table (its date
+  maybe after a row's number: "| 1 | 2024-03-11 | ...") or a form; so are
+  log lines that each open a block ("Mar 14 09:12:01 node17 kernel: ..." over
+  its "> note:"). A dated list among a report's paragraphs is its text.
+- A heading is dated by the first date it writes ("## 20240314" too), or by
+  a preamble line under it (a labelled one, one that is little but a date,
+  a line of tags: "#log/2024-03-14 #train"); a range by its first day, its
   month and year maybe written once at its end ("Mon 11 – Wed 13 Mar 2024");
   a heading that is only a day ("### 14") by the month and year named by
   headings above it that name nothing else ("# 2024" / "## March").
