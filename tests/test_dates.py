@@ -32,6 +32,12 @@ from logbook_miner.segment.entries import segment
     ("Posted on Nov 5", (None, 11, 5)),
     ("the 3rd of December", (None, 12, 3)),
     ("8th of April 2024", (2024, 4, 8)),
+    ("March the 15th", (None, 3, 15)),  # a heading written out longhand
+    ("March the Nineteenth", (None, 3, 19)),
+    ("The first of April", (None, 4, 1)),
+    ("the twenty-first of March, 2024", (2024, 3, 21)),
+    ("a third of March's budget", None),  # a share, not the 3rd: a day in words follows "the"
+    ("May the 4 runs crashed", None),  # a figure after "the" needs its ordinal
     ("3 December 2021", (2021, 12, 3)),
     ("Week 15 (8\u201314 April 2024)", (2024, 4, 8)),  # a range: its first day
     ("Sprint 12 \u2014 Apr 8-19, 2024", (2024, 4, 8)),

@@ -45,7 +45,21 @@ _LAST_DAY = rf"[0-3]?\d{_ORDINAL}"  # a range's last day
 # "8-14 April": the range's last day (not the hour of "Apr 8 - 14:00")
 _RANGE_END = rf"(?:{_DASH_TO}{_LAST_DAY}(?![:\d]))?"
 _OTHER_MONTH = _MONTH.replace("?P<mon>", "?:")  # a range's last month: "Apr 29 - May 5, 2024"
-_NEEDS: dict[re.Pattern, str] = {}  # a date regex -> a character every text it matches holds
+# a day's ordinal in words, as a heading written out longhand names it ("the first of April",
+# "March the Nineteenth", "the twenty-first of March")
+_ORDINAL_WORDS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth",
+                  "ninth", "tenth", "eleventh", "twelfth", "thirteenth", "fourteenth",
+                  "fifteenth", "sixteenth", "seventeenth", "eighteenth", "nineteenth")
+DAY_WORDS = {
+    **{word: n for n, word in enumerate(_ORDINAL_WORDS, 1)},
+    "twentieth": 20, "thirtieth": 30, "thirty-first": 31, "thirty first": 31,
+    **{f"twenty{sep}{word}": 20 + n for n, word in enumerate(_ORDINAL_WORDS[:9], 1)
+       for sep in ("-", " ")},
+}
+# (longest first: "twenty-first", not its "twenty")
+_DAY_WORD = rf"(?P<dayword>(?i:{'|'.join(sorted(DAY_WORDS, key=len, reverse=True))}))"
+_YEAR_AFTER = r"(?:,?\s+(?P<year>(?:19|20)\d\d)\b)?"
+_NEEDS: dict[re.Pattern, str] = {}  # a date regex -> a text every text it matches holds
 
 
 def _needing(character: str, regex: str) -> re.Pattern:
@@ -74,6 +88,12 @@ DATE_PATTERNS = [
     # ("of" only after an ordinal: "3 of June's runs" is a count)
     re.compile(rf"\b(?P<day>[0-3]?\d)(?:(?:st|nd|rd|th)\s+of|{_ORDINAL}{_RANGE_END})"
                rf"\s+{_MONTH}\b,?(?:\s+(?P<year>(?:19|20)\d\d)\b)?"),
+    # the day after its month and "the": "March the 15th", "March the Nineteenth" (a day in
+    # figures needs its ordinal: "May the 4 runs" is none); in words before "of" and its month:
+    # "the first of April" (after "the": "a third of March's budget" is a share)
+    _needing("the", rf"\b{_MONTH}\s+the\s+(?:(?P<day>[0-3]?\d)(?:st|nd|rd|th)|{_DAY_WORD})\b"
+             rf"{_YEAR_AFTER}"),
+    _needing(" of ", rf"(?<=\b[Tt]he\s){_DAY_WORD}\s+of\s+{_MONTH}\b,?{_YEAR_AFTER}"),
     _needing("-", rf"\b{_DAY}-{_MONTH}-(?P<year>(?:19|20)?\d\d)\b"),  # 4-Mar-2023, 04-Mar-23
     # 17/11/2021, 11/17/21, 03-04-2023, 17.11.2021 (a dashed or dotted date needs four year
     # digits: 3-4-21 is a range, 2.4.21 a version, and a dashed one a year before 2040:
@@ -269,7 +289,8 @@ def _to_match(m: re.Match, dayfirst: bool) -> DateMatch | None:
     elif groups.get("partial"):
         month, day = int(groups["month"]), 1
     elif groups.get("mon"):
-        month, day = MONTHS[groups["mon"].lower().rstrip(".")], int(groups["day"])
+        month = MONTHS[groups["mon"].lower().rstrip(".")]
+        day = DAY_WORDS[groups["dayword"].lower()] if groups.get("dayword") else int(groups["day"])
     elif groups.get("da"):  # a bare day and month dotted, day first: "26.02."
         month, day = int(groups["db"]), int(groups["da"])
     elif groups.get("a"):
