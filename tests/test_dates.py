@@ -445,6 +445,20 @@ def test_a_heading_that_is_only_a_day_and_month_is_dated(tmp_path):
         ("6/3", date(2023, 6, 3), None), ("6/4 14:20 UTC", date(2023, 6, 4), "14:20"),
         ("6/10 - quiet", date(2023, 6, 10), None), ("1/2 of the nodes down", None, None)]
 
+
+def test_a_heading_that_is_only_a_weekday_is_a_day_of_the_week_above(tmp_path):
+    """"### Thursday" under "## Week of 2024-03-11" is 14 March; the week heads its days and is
+    no entry of its own, unless text stands under it; "#### Notes" stays in its day."""
+    notes = tmp_path / "notes.md"
+    notes.write_text("# Run v3 log\n\n## Week of 2024-03-11\n\n### Monday\n\nlaunched\n\n"
+                     "### Thursday\n\nECC on node17\n\n#### Notes\n\nwatch node17\n\n"
+                     "## Week of 2024-03-18\n\nquiet week\n\n### Sat\n\nslow checkpoint\n",
+                     encoding="utf-8")
+    assert [(e.heading, e.date) for e in segment(read(notes))] == [
+        ("Monday", date(2024, 3, 11)), ("Thursday", date(2024, 3, 14)),
+        ("Week of 2024-03-18", date(2024, 3, 18)), ("Sat", date(2024, 3, 23))]
+
+
 @pytest.mark.parametrize(("title", "headings", "dates"), [
     ("Run notes 2023", ["Dec 31", "Jan 2"], ["2023-12-31", "2024-01-02"]),  # the title's year first
     ("Run notes 2024", ["Jan 5", "Dec 20", "Nov 2"], ["2024-01-05", "2023-12-20", "2023-11-02"]),

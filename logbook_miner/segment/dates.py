@@ -123,6 +123,8 @@ _COMPACT = re.compile(r"(?P<year>(?:19|20)\d\d)(?P<month>[01]\d)(?P<day>[0-3]\d)
 # not) over a day (its weekday before it or not)
 _YEAR_OR_MONTH = re.compile(rf"\s*(?:{_MONTH},?\s*)?(?P<year>(?:19|20)\d\d)?\s*")
 _DAY_ALONE = re.compile(rf"\s*(?:(?i:{_WEEKDAY})\.?,?\s+)?{_DAY}\s*")
+# a heading that is only a weekday ("### Thursday", "Tue:"), under one that dates its week
+_WEEKDAY_ALONE = re.compile(rf"\s*(?i:{_WEEKDAY})\.?:?\s*")
 # day and month both numbers, with a year (what says whether a logbook writes the day first)
 _NUMERIC = [p for p in DATE_PATTERNS if "a" in p.groupindex and "year" in p.groupindex]
 # a legend of the order, all three parts: "Dates DD/MM/YY", "(day/month/year)", "mm-dd-yyyy"
@@ -338,6 +340,19 @@ def day_under(text: str, year: int | None, month: int) -> When | None:
         return None
     found = DateMatch(year, month, int(day["day"]), day.start(), day.end(), weekday=_weekday(day))
     return When(found, end=day.end())
+
+
+def weekday_under(text: str, week: date) -> When | None:
+    """The date of a heading that is only a weekday ("### Thursday") under a heading that dates
+    its week ("## Week of 2024-03-11", "## 2024-W11"): that weekday in the week's first seven
+    days; None for another heading."""
+    named = _WEEKDAY_ALONE.fullmatch(text)
+    if named is None:
+        return None
+    weekday = _weekday(named)
+    day = date.fromordinal(week.toordinal() + (weekday - week.weekday()) % 7)
+    return When(DateMatch(day.year, day.month, day.day, named.start("weekday"),
+                          named.end("weekday"), weekday=weekday), end=named.end())
 
 
 def leading_when(text: str, dayfirst: bool = False) -> When | None:

@@ -34,7 +34,10 @@ What an entry is, stated once:
   a line of tags: "#log/2024-03-14 #train"); a range by its first day, its
   month and year maybe written once at its end ("Mon 11 – Wed 13 Mar 2024");
   a heading that is only a day ("### 14") by the month and year named by
-  headings above it that name nothing else ("# 2024" / "## March").
+  headings above it that name nothing else ("# 2024" / "## March"); one that
+  is only a weekday ("### Thursday") by the week the dated heading above it
+  begins ("## Week of 2024-03-11"), which is then no entry unless text
+  stands under it.
 - A heading wraps onto the next line when that line has its style, or when
   the heading leaves a bracket open.
 - A table of contents repeats later headings with nothing under them: its
@@ -123,6 +126,7 @@ class _Heading:
     date_led: bool = False  # its text opens with its date
     byline: bool = False  # a chat's, tracker's or mail thread's message: who, (what) and when
     author: str | None = None  # who wrote it, where a field says (a mail's From:)
+    days: bool = False  # a week's heading over headings that are only its weekdays
 
     @property
     def clocked(self) -> bool:
@@ -241,14 +245,24 @@ def _heading_at(lines: list[Line], i: int, levels: dict, heads: list[_Heading],
 def _date_days_by_headings_above(heads: list[_Heading]) -> None:
     """Date each heading that is only a day ("### 14") by the month and year named by headings
     above it that name nothing else ("# 2024" / "## March"): a calendar kept as nested
-    headings. One pass, with a stack of the (level, year, month) of those above."""
+    headings; and each that is only a weekday ("### Thursday") by the dated heading right above
+    it, its week's ("## Week of 2024-03-11"), which then heads its days and is no entry of its
+    own unless text stands under it. One pass, with a stack of the (level, year, month) of
+    those above, and the dated heading above."""
     above: list[tuple[int, int | None, int | None]] = []
+    week: _Heading | None = None  # the dated heading above, whose sub-headings may be weekdays
     for head in heads:
         if head.level == _BODY_LEVEL:
             continue
         while above and above[-1][0] >= head.level:
             above.pop()
+        if week is not None and week.level >= head.level:
+            week = None
         if head.when is not None:
+            week = head if head.when.date.value is not None else None
+            continue
+        if week is not None and (day := dates.weekday_under(head.text, week.when.date.value)):
+            head.when, week.days = day, True
             continue
         if named := dates.year_or_month(head.text):
             above.append((head.level, *named))
@@ -625,7 +639,8 @@ def _merge_subheadings(heads: list[_Heading]) -> list[_Heading]:
         preamble_level = head.level if head.when is None and _preamble_dated(head) else None
         section_level = section_level if head.byline else head.level
         merged.append(head)
-    return [h for h in merged if h.when is not None or any(x.text.strip() for x in h.body)]
+    return [h for h in merged if (h.when is not None and not h.days)
+            or any(x.text.strip() for x in h.body)]
 
 
 def _preamble_dated(head: _Heading) -> bool:
