@@ -264,3 +264,17 @@ def test_org_drawers_end_at_a_heading_and_only_known_ones_open():
     assert [(line.text, line.level) for line in doc.lines] == [
         ("2023-03-04 hang", 1), ("2023-03-05 spike", 1), ("Status:", None), (":sad:", None),
         ("Rolled back.", None), ("x", 2), ("", None)]
+
+
+def test_a_folded_section_is_read_as_the_line_its_summary_shows(tmp_path):
+    """"<details><summary>2024-03-12 — launch</summary>" over a day's notes is the line
+    "2024-03-12 — launch" (its closing tag shows nothing); other raw HTML stays as written."""
+    notes = tmp_path / "notes.md"
+    notes.write_text("# mist-13b log\n\n<details><summary>2024-03-12 — launch</summary>\n\n"
+                     "Started on 128 A100s.\n\n</details>\n\n<details><summary><b>2024-03-13</b>"
+                     " — plateau</summary>\n\nLoss flat at 3.1.\n<br>\n\n</details>\n",
+                     encoding="utf-8")
+    entries = segment(read(notes))
+    assert [(e.heading, e.date, e.text) for e in entries] == [
+        ("2024-03-12 — launch", date(2024, 3, 12), "Started on 128 A100s."),
+        ("2024-03-13 — plateau", date(2024, 3, 13), "Loss flat at 3.1.\n<br>")]

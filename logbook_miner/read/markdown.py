@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from markdown_it import MarkdownIt
@@ -10,6 +11,12 @@ from ..models import Document, Line
 from .text import latex_heading
 
 _PARSER = MarkdownIt("commonmark").enable("table")
+# a folded section's line in raw HTML, as GitHub shows it: "<details><summary>2024-03-12 — launch
+# </summary>" is the line "2024-03-12 — launch" over what it folds; "</details>" shows nothing
+_SUMMARY = re.compile(r"\s*(?:<details\b[^>]*>\s*)?<summary\b[^>]*>(?P<text>.*?)</summary>\s*",
+                      re.IGNORECASE)
+_DETAILS_TAG = re.compile(r"\s*</?details\b[^>]*>\s*", re.IGNORECASE)
+_TAG = re.compile(r"<[^<>]+>")
 
 
 def read_markdown(path: Path, text: str) -> Document:
@@ -19,7 +26,8 @@ def read_markdown(path: Path, text: str) -> Document:
 
     Other blocks keep their source lines as written, so the stored text is the
     author's, Markdown marks included; a LaTeX sectioning line among them ("\\section*{14
-    March 2024}") is the heading it typesets.
+    March 2024}") is the heading it typesets, and an HTML folded section's summary the line it
+    shows (`_shown`).
     """
     source = text.split("\n")
     lines: list[Line] = []
@@ -38,11 +46,23 @@ def read_markdown(path: Path, text: str) -> Document:
             lines.append(Line(tokens[i + 1].content.strip()[2:-2].strip(), bold=True))
         elif token.type in ("fence", "code_block"):
             lines.extend(Line(code.rstrip(), code=True) for code in token.content.split("\n")[:-1])
+        elif token.type == "html_block":
+            lines.extend(_shown(s) for s in source[first:last])
         else:
             lines.extend(latex_heading(s) or Line(s.rstrip()) for s in source[first:last])
         lines.append(Line(""))  # blocks are separated by a blank line, as in the source
     title = next((line.text for line in lines if line.level == 1), None)
     return Document(path=path, format="markdown", lines=lines, title=title)
+
+
+def _shown(source: str) -> Line:
+    """A line of raw HTML as written, but a folded section's summary as the line it shows (its
+    text) and a bare `<details>` tag as a blank line: a logbook that folds each day under its
+    date ("<details><summary>2024-03-12 — launch</summary>") reads as one with a line a day."""
+    summary = _SUMMARY.fullmatch(source)
+    if summary:
+        return Line(" ".join(_TAG.sub("", summary["text"]).split()))
+    return Line("") if _DETAILS_TAG.fullmatch(source) else Line(source.rstrip())
 
 
 def _bold_paragraph(tokens: list, i: int) -> bool:

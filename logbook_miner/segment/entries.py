@@ -8,7 +8,8 @@ What an entry is, stated once:
   heading, a PDF line in a larger font, a bold line standing alone or that
   is only a date - ranked below the styled headings -, a text line
   underlined with ===, a LaTeX sectioning command: "\\section*{14 March
-  2024}") or an unindented line that begins with a date or date-time and
+  2024}") or an unindented line (an HTML folded section's summary, as the
+  Markdown reader shows it, too) that begins with a date or date-time and
   starts a block (or continues a run of such lines). A line led by a rule
   and a date (an IRC log's "--- Day changed ...") opens an entry wherever it
   stands; so does a line led by a date and its clock where it goes on a run
