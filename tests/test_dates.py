@@ -63,6 +63,7 @@ from logbook_miner.segment.entries import segment
     ("Mon 6/3", (None, 6, 3)),  # a day and month with no year, after a weekday
     ("Tuesday, 6/4 10:00", (None, 6, 4)),
     ("TP/PP 4/8", None),  # without a weekday, a ratio
+    ("restart from ckpt at 0452Z.", None),  # a clock and its zone, no date-time group
 ])
 def test_find_dates(text, expected):
     found = find_dates(text)
@@ -84,6 +85,9 @@ def test_partial_date_is_found_but_has_no_value():
     ("2022-03-21T13:34Z", "13:34", "Z", datetime(2022, 3, 21, 13, 34)),
     ("2021-11-21 3pm [Myle]", "3pm", None, None),
     ("2021-11-21 12am UTC", "12am", "UTC", datetime(2021, 11, 21, 0, 0)),
+    # an operations log's date-time group: day, clock, zone letter, month, year
+    ("141200ZMAR24", "12:00", "Z", datetime(2024, 3, 14, 12, 0)),
+    ("182340ZMAR 2024 Xid 79 on gpu-r03-n05", "23:40", "Z", datetime(2024, 3, 18, 23, 40)),
 ])
 def test_leading_time_and_zone(heading, clock, zone, utc):
     when = leading_when(heading)

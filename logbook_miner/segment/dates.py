@@ -70,6 +70,12 @@ def _needing(character: str, regex: str) -> re.Pattern:
     return pattern
 
 
+# a military date-time group, as an operations log heads its entries: day, hour and minute, the
+# zone's letter (Z is UTC), month and year: "141200ZMAR24", "141200ZMAR 2024" (the spaced form,
+# "141200Z MAR 24", changed logbooks held out for checking when read: it waits for a shape)
+_DTG = re.compile(r"(?<!\w)(?P<day>[0-3]\d)(?P<hour>[0-2]\d)(?P<minute>[0-5]\d)(?P<zone>[A-Z])"
+                  r"(?P<mon>(?i:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec))\s?"
+                  r"(?P<year>\d\d(?:\d\d)?)(?!\w)")
 # Each pattern names its groups; `partial` marks a date written with a placeholder day.
 DATE_PATTERNS = [
     re.compile(r"(?<![\d.])(?P<year>(?:19|20)\d\d)[-/._](?P<month>[01]?\d)[-/._](?P<day>[0-3]?\d)(?!\d)"),
@@ -85,6 +91,7 @@ DATE_PATTERNS = [
                rf",?\s+(?P<year>(?:19|20)\d\d)\b"),
     re.compile(rf"\b{_DAY}\s+{_MONTH}{_DASH_TO}{_LAST_DAY}\s+{_OTHER_MONTH}"
                rf",?\s+(?P<year>(?:19|20)\d\d)\b"),
+    _DTG,
     # ("of" only after an ordinal: "3 of June's runs" is a count)
     re.compile(rf"\b(?P<day>[0-3]?\d)(?:(?:st|nd|rd|th)\s+of|{_ORDINAL}{_RANGE_END})"
                rf"\s+{_MONTH}\b,?(?:\s+(?P<year>(?:19|20)\d\d)\b)?"),
@@ -458,6 +465,9 @@ def heading_when(text: str, dayfirst: bool = False) -> When | None:
 def when_at(text: str, d: DateMatch) -> When:
     """The date `d` found in `text`, with the time and zone written right after it."""
     end, clock, zone = d.end, None, None
+    group = _DTG.match(text, d.start)
+    if group and group.end() == d.end and int(group["hour"]) <= 23:  # its clock is in it
+        return When(d, f"{group['hour']}:{group['minute']}", group["zone"], end)
     t = _TIME.match(text, end)
     if t and (t.group("minute") or t.group("ampm")) and _valid_clock(t):
         clock = text[t.start("hour"):t.end()].strip()
