@@ -105,6 +105,8 @@ class LearnedLayer:
         return in_kind_order([*kept, *added]) if added or len(kept) < len(labels) else labels
 
     def _added(self, entry: Entry, have: set[str], scores: np.ndarray) -> list[Label]:
+        """Labels for the codes scored above their threshold that are not in `have`, each on
+        its evidence sentence."""
         added = []
         for column in np.flatnonzero(scores > self.adds_above).tolist():
             code = self.codes[column]
