@@ -463,6 +463,23 @@ def test_a_heading_that_is_only_a_weekday_is_a_day_of_the_week_above(tmp_path):
         ("Week of 2024-03-18", date(2024, 3, 18)), ("Sat", date(2024, 3, 23))]
 
 
+def test_only_a_heading_that_names_a_week_dates_the_weekdays_under_it(tmp_path):
+    """An ISO week or a range of at most seven days dates "### Tuesday"; a sprint's two weeks
+    do not (its second "### Monday" would go back a week), nor a day's heading ("### Friday"
+    under "## 2024-03-14 (Thu)" is a part of Thursday's entry)."""
+    notes = tmp_path / "notes.md"
+    notes.write_text("# Run log\n\n## 2024-W11\n\n### Tuesday\n\nloss spike\n\n"
+                     "## Mar 18-22, 2024\n\n### Wed\n\nnode 4 down\n\n"
+                     "## Sprint 12 (2024-03-25 \u2013 2024-04-05)\n\n### Monday\n\nkicked off\n\n"
+                     "### Monday\n\nsecond week\n\n## 2024-04-11 (Thu)\n\nrestarted\n\n"
+                     "### Friday\n\nplan: swap node 12\n", encoding="utf-8")
+    found = [(e.heading, e.date) for e in segment(read(notes))]
+    assert found == [("Tuesday", date(2024, 3, 12)), ("Wed", date(2024, 3, 20)),
+                     ("Sprint 12 (2024-03-25 \u2013 2024-04-05)", date(2024, 3, 25)),
+                     ("2024-04-11 (Thu)", date(2024, 4, 11))]
+    assert "plan: swap node 12" in segment(read(notes))[-1].text
+
+
 @pytest.mark.parametrize(("title", "headings", "dates"), [
     ("Run notes 2023", ["Dec 31", "Jan 2"], ["2023-12-31", "2024-01-02"]),  # the title's year first
     ("Run notes 2024", ["Jan 5", "Dec 20", "Nov 2"], ["2024-01-05", "2023-12-20", "2023-11-02"]),

@@ -132,6 +132,11 @@ _YEAR_OR_MONTH = re.compile(rf"\s*(?:{_MONTH},?\s*)?(?P<year>(?:19|20)\d\d)?\s*"
 _DAY_ALONE = re.compile(rf"\s*(?:(?i:{_WEEKDAY})\.?,?\s+)?{_DAY}\s*")
 # a heading that is only a weekday ("### Thursday", "Tue:"), under one that dates its week
 _WEEKDAY_ALONE = re.compile(rf"\s*(?i:{_WEEKDAY})\.?:?\s*")
+# what says a heading names a week by its first day: "Week of 2024-03-11", "Week beginning 11
+# March" (right before the date)
+_WEEK_OF = re.compile(r"(?i)\bweek\s+(?:of|beginning|starting|commencing)\s*:?\s*\W{0,2}$")
+# what joins the two dates of a range written in full: "2024-03-11 – 2024-03-15", "... to ..."
+_RANGE_TO = re.compile(r"\s*(?:[-\u2013\u2014]|to|until|through)\s*")
 # day and month both numbers, with a year (what says whether a logbook writes the day first)
 _NUMERIC = [p for p in DATE_PATTERNS if "a" in p.groupindex and "year" in p.groupindex]
 # a legend of the order, all three parts: "Dates DD/MM/YY", "(day/month/year)", "mm-dd-yyyy"
@@ -347,6 +352,47 @@ def day_under(text: str, year: int | None, month: int) -> When | None:
         return None
     found = DateMatch(year, month, int(day["day"]), day.start(), day.end(), weekday=_weekday(day))
     return When(found, end=day.end())
+
+
+def week_of(text: str, when: When, dayfirst: bool = False) -> date | None:
+    """The first day of the week a heading names, whose sub-headings may then be only its
+    weekdays (`weekday_under`): "Week of 2024-03-11", an ISO week "2024-W11", or a range of at
+    most seven days ("Mar 11-15, 2024", "2024-03-11 – 2024-03-17"); None for a heading that
+    dates one day ("2024-03-14 (Thu)") or a longer span ("Sprint 12 (2024-03-11 – 2024-03-22)"),
+    under which a weekday heading is no day of one week."""
+    first = when.date.value
+    if first is None:
+        return None
+    start, end = when.date.start, when.date.end
+    if _WEEK_OF.search(text, 0, start) or DATE_PATTERNS[2].fullmatch(text, start, end):
+        return first
+    last = _range_end(text[start:end], when.date)
+    if last is None:
+        later = [d for d in find_dates(text, dayfirst) if d.start >= end]
+        if later and _RANGE_TO.fullmatch(text, end, later[0].start):
+            d = later[0]
+            last = _dated(d.year or first.year, d.month, d.day)
+    return first if last is not None and 0 < (last - first).days < 7 else None
+
+
+def _range_end(written: str, found: DateMatch) -> date | None:
+    """The last day of a range written as one date ("Apr 8-12, 2024", "29 April - 3 May
+    2024"), in the year of its first; None for a date that is no range."""
+    dash = re.search(_DASH, written)
+    if dash is None or not re.search(_OTHER_MONTH, written):  # (not 2024-03-11's dashes)
+        return None
+    tail = written[dash.end():]
+    day = re.search(r"(?<!\d)([0-3]?\d)(?!\d)", tail)
+    month = re.search(_OTHER_MONTH, tail)
+    if day is None:
+        return None
+    number = MONTHS[month[0].lower().rstrip(".")] if month else found.month
+    year = (found.year or 2000) + (number < found.month)
+    return _dated(year, number, int(day[1]))
+
+
+def _dated(year: int, month: int, day: int) -> date | None:
+    return date(year, month, day) if _exists(year, month, day) else None
 
 
 def weekday_under(text: str, week: date) -> When | None:

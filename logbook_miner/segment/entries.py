@@ -148,7 +148,7 @@ def segment(doc: Document, default_timezone: str | None = None,
     lines = unfolded(doc.lines, dayfirst, doc.format == "pdf") if doc.format in PRINTED else (
         doc.lines)
     heads = _join_wrapped(_find_headings(lines, dayfirst), lines, dayfirst)
-    _date_days_by_headings_above(heads)
+    _date_days_by_headings_above(heads, dayfirst)
     titles = [head.text for head in heads]  # a title may name the year ("Training log 2024")
     column_names: set[int] = set()
     if not any(head.when for head in heads):
@@ -243,15 +243,17 @@ def _heading_at(lines: list[Line], i: int, levels: dict, heads: list[_Heading],
                     byline=byline is not None)
 
 
-def _date_days_by_headings_above(heads: list[_Heading]) -> None:
+def _date_days_by_headings_above(heads: list[_Heading], dayfirst: bool = False) -> None:
     """Date each heading that is only a day ("### 14") by the month and year named by headings
     above it that name nothing else ("# 2024" / "## March"): a calendar kept as nested
     headings; and each that is only a weekday ("### Thursday") by the dated heading right above
-    it, its week's ("## Week of 2024-03-11"), which then heads its days and is no entry of its
-    own unless text stands under it. One pass, with a stack of the (level, year, month) of
-    those above, and the dated heading above."""
+    it if it names a week ("## Week of 2024-03-11", "## 2024-W11", a range of at most seven
+    days: `dates.week_of`; not a day's "## 2024-03-14 (Thu)" nor a sprint's two weeks), which
+    then heads its days and is no entry of its own unless text stands under it. One pass, with
+    a stack of the (level, year, month) of those above, and the week's heading above."""
     above: list[tuple[int, int | None, int | None]] = []
-    week: _Heading | None = None  # the dated heading above, whose sub-headings may be weekdays
+    week: _Heading | None = None  # the week's heading above, whose sub-headings may be weekdays
+    monday: date | None = None  # (the first day of its week)
     for head in heads:
         if head.level == _BODY_LEVEL:
             continue
@@ -260,9 +262,10 @@ def _date_days_by_headings_above(heads: list[_Heading]) -> None:
         if week is not None and week.level >= head.level:
             week = None
         if head.when is not None:
-            week = head if head.when.date.value is not None else None
+            monday = dates.week_of(head.text, head.when, dayfirst)
+            week = head if monday is not None else None
             continue
-        if week is not None and (day := dates.weekday_under(head.text, week.when.date.value)):
+        if week is not None and (day := dates.weekday_under(head.text, monday)):
             head.when, week.days = day, True
             continue
         if named := dates.year_or_month(head.text):
