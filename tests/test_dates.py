@@ -252,11 +252,12 @@ def test_a_mail_archive_heading_is_dated_by_its_posting_stamp():
     # a heading's later date clocked to the second is a log's, not a posting stamp
     ("## Incident 2024-03-05 — last good checkpoint 2024-03-03 22:14:09\n\nJob hung.\n",
      [("Incident 2024-03-05 — last good checkpoint 2024-03-03 22:14:09", date(2024, 3, 5))]),
-    # a log kept as a table whose first column numbers its rows: each row from its date on
+    # a log kept as a table whose first column numbers its rows: each row dated by its date
+    # cell, the whole row its heading
     ("# run-12 incidents\n\n| # | Date | Who | What happened |\n|---|---|---|---|\n"
      "| 1 | 2024-03-11 | priya | Loss spike at 41180 |\n| 2 | 2024-03-12 | tom | ECC errors |\n",
-     [("2024-03-11 | priya | Loss spike at 41180", date(2024, 3, 11)),
-      ("2024-03-12 | tom | ECC errors", date(2024, 3, 12))]),
+     [("1 | 2024-03-11 | priya | Loss spike at 41180", date(2024, 3, 11)),
+      ("2 | 2024-03-12 | tom | ECC errors", date(2024, 3, 12))]),
     # a triage file: log lines pasted each over its note, the year from the title
     ("# node triage, March 2024\n\nFrom journalctl.\n\nMar 14 09:12:01 node17 kernel: Xid 79\n"
      "> note: GPU 6 gone.\n\nMar 15 02:03:17 node42 kernel: mlx5_core: Cable unplugged\n"

@@ -232,6 +232,19 @@ def test_a_log_kept_as_dated_bullets_or_table_rows(tmp_path):
         ("2023-03-05 | loss spike at 12500", date(2023, 3, 5))]
 
 
+def test_a_table_rows_id_before_its_date_cell_is_read(tmp_path):
+    """A run log kept as a table whose first column is the run: each row is dated by its date
+    cell and keeps its whole text as the heading, so its run id is read, as it is in a row
+    whose date comes first."""
+    table = ("# Run log\n\n| Run | Date | Note |\n|---|---|---|\n"
+             "| run-41 | 2024-03-11 | Loss spike at 5200, rolled back |\n"
+             "| run-42 | 2024-03-12 | NCCL timeout, restarted |\n")
+    got = entries_of(tmp_path, "runs.md", table)
+    assert [(e.heading, e.date, e.run_id) for e in got] == [
+        ("run-41 | 2024-03-11 | Loss spike at 5200, rolled back", date(2024, 3, 11), "run-41"),
+        ("run-42 | 2024-03-12 | NCCL timeout, restarted", date(2024, 3, 12), "run-42")]
+
+
 def test_dated_links_under_undated_headings_stay_in_their_entry(tmp_path):
     text = ("## Run completed\n\nDone.\n\n- [Nov 17 update](a.md): numerics\n"
             "- [Dec 3 update](b.md): hardware\n\n## Cluster deletion\n\nGone.\n\n"

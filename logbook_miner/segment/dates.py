@@ -451,14 +451,14 @@ def byline_when(text: str, dayfirst: bool = False) -> When | None:
     attribution = _ATTRIBUTION.match(text)
     if attribution:
         when = leading_when(text[attribution.end():], dayfirst)
-        return _moved(when, attribution.end()) if when else None
+        return moved(when, attribution.end()) if when else None
     name = _NAME_BEFORE_DATE.match(text)
     when = leading_when(text[name.end():], dayfirst) if name else None
     if when is None:
         return None
     rest = text[name.end() + when.end:]
     if name["handle"]:  # a tracker's "Kim Laine @klaine · Jun 3, 2024 · edited"
-        return _moved(when, name.end()) if _EDITED.fullmatch(rest) else None
+        return moved(when, name.end()) if _EDITED.fullmatch(rest) else None
     if name["bracket"]:  # a chat copy's "Jane Doe (Mar 14, 2024 9:12 AM):" closes it
         closed = _BRACKET_END.match(rest)
         if closed is None:
@@ -466,7 +466,7 @@ def byline_when(text: str, dayfirst: bool = False) -> When | None:
         rest = rest[closed.end():]
     if when.time is None or rest.strip(" *_"):
         return None  # ("Vendor ETA – 2024-03-11" is a line of the body)
-    return _moved(when, name.end())
+    return moved(when, name.end())
 
 
 def message_byline(text: str, dayfirst: bool = False) -> tuple[int, int] | None:
@@ -487,7 +487,7 @@ def message_byline(text: str, dayfirst: bool = False) -> tuple[int, int] | None:
     return name_end, name.end() + when.end
 
 
-def _moved(when: When, at: int) -> When:
+def moved(when: When, at: int) -> When:
     """`when` found in a text that begins `at` characters into the line."""
     found = replace(when.date, start=when.date.start + at, end=when.date.end + at)
     return replace(when, date=found, end=when.end + at)

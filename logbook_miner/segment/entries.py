@@ -351,9 +351,8 @@ def _dated_items(lines: list[Line], heads: list[_Heading], dayfirst: bool) -> li
         pasted = text is None and _pasted_log_line(lines, i)
         text = line.text.strip() if pasted else text
         when = dates.leading_when(text, dayfirst) if text else None
-        if when is None and text and "|" in text:
-            text = _row_from_its_date(text, dayfirst)
-            when = dates.leading_when(text, dayfirst)
+        if when is None and text and "|" in text and (row := _row_from_its_date(text, dayfirst)):
+            text, when = row
         field = _DATE_FIELD.match(line.text.strip())
         if when is not None and (field or _log_line(when, text) == pasted):
             depth = line.indent + len(line.text) - len(line.text.lstrip())
@@ -432,17 +431,20 @@ def _item_text(line: Line) -> str | None:
     return item.replace('"', "", 1) if mark and mark.group().endswith('"') else item  # date: "…"
 
 
-def _row_from_its_date(row: str, dayfirst: bool) -> str:
-    """A table row from its date's cell on, where each cell before it is one word (a row's
+def _row_from_its_date(row: str, dayfirst: bool) -> tuple[str, dates.When] | None:
+    """A table row dated by its date's cell, where each cell before it is one word (a row's
     number or id): "1 | 2024-03-11 | priya | Loss spike" is a log kept as a table whose date
-    column is not its first. Any other row as it is."""
+    column is not its first. The whole row is its heading, as a row led by its date is, so the
+    id before the date is read too ("run-41 | 2024-03-11 | Loss spike"); None for another
+    row."""
     cells = [cell.strip() for cell in row.split("|")]
     for k in range(1, len(cells)):
         if len(cells[k - 1].split()) != 1:
             break
-        if dates.leading_when(cells[k], dayfirst):
-            return " | ".join(cells[k:])
-    return row
+        if when := dates.leading_when(" | ".join(cells[k:]), dayfirst):
+            at = len(" | ".join(cells[:k])) + len(" | ")
+            return " | ".join(cells), dates.moved(when, at)
+    return None
 
 
 def _prefer_styled(heads: list[_Heading], fmt: str) -> list[_Heading]:
@@ -677,6 +679,8 @@ def _to_entry(seq: int, head: _Heading, dayfirst: bool) -> Entry:
                   page_end=pages[-1] if pages else head.page)
     when = head.when
     tail = heading[when.end:] if when else heading
+    if when is not None and "|" in heading[:when.date.start]:  # a row dated by a later cell
+        tail = f"{heading[:when.date.start]} {tail}"
     if when is not None:
         entry.date, entry.time, entry.timezone = when.date.value, when.time, when.timezone
     if head.author:  # a field's (a mail's "[ALERT] job exited" is a list's tag)
