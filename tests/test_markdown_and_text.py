@@ -245,6 +245,18 @@ def test_a_table_rows_id_before_its_date_cell_is_read(tmp_path):
         ("run-42 | 2024-03-12 | NCCL timeout, restarted", date(2024, 3, 12), "run-42")]
 
 
+def test_only_a_tag_that_names_the_day_dates_a_note(tmp_path):
+    """A notes app's line of tags dates its note by a tag that is the day ("#log/2024-03-14",
+    "#2024-03-15"), not by a deadline's or an issue's ("#due/2024-04-01")."""
+    notes = ("# Notes\n\n## Checkpoint follow-up\n\n#log/2024-03-14 #train\n\nLoss back on track."
+             "\n\n## Eval sweep plan\n\n#todo #due/2024-04-01\n\nRerun the eval sweep.\n\n"
+             "## Node swap\n\n#ops #2024-03-15\n\nSwapped node 12.\n")
+    got = entries_of(tmp_path, "tags.md", notes)
+    assert [(e.heading, e.date) for e in got] == [
+        ("Checkpoint follow-up", date(2024, 3, 14)), ("Eval sweep plan", None),
+        ("Node swap", date(2024, 3, 15))]
+
+
 def test_dated_links_under_undated_headings_stay_in_their_entry(tmp_path):
     text = ("## Run completed\n\nDone.\n\n- [Nov 17 update](a.md): numerics\n"
             "- [Dec 3 update](b.md): hardware\n\n## Cluster deletion\n\nGone.\n\n"

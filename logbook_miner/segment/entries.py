@@ -90,6 +90,10 @@ _PREAMBLE = re.compile(
 _PREAMBLE_LINES = 4
 # a notes app's line of tags under a note's title, one of them its day: "#log/2024-03-14 #train"
 _TAG_LINE = re.compile(r"#[^\s#]+(?:\s+#[^\s#]+)*")
+# the tag of such a line that dates it: a date alone ("#2024-03-14") or under a key that names
+# the day ("#log/2024-03-14", "#daily/2024-03-14"); not a deadline's "#due/2024-04-01"
+_DAY_TAG = re.compile(r"(?i)#(?:(?:log|journal|daily|day|date|diary)[/:_-])?"
+                      r"(?:19|20)\d\d[-/._][01]?\d[-/._][0-3]?\d")
 # a year as written: 2024, not 2024.05 or 12024
 _YEAR = re.compile(r"(?<![\d.])(?:19|20)\d\d(?![\d.])")
 _COUNTED = re.compile(r"\s*(?:gpus?|nodes?|hosts?|tokens?|steps?|its?|iters?|samples?|seqs?|k)\b",
@@ -727,9 +731,11 @@ def _read_preamble(entry: Entry, body: list[Line], dayfirst: bool,
             continue
         m = _PREAMBLE.match(plain)
         value = m.group("value") if m else plain
+        tags = m is None and _TAG_LINE.fullmatch(value)
+        if tags:  # only the tag that names the day: "#log/2024-03-14", not "#due/2024-04-01"
+            value = next((tag for tag in value.split() if _DAY_TAG.fullmatch(tag)), "")
         found = dates.find_dates(value, dayfirst)
-        if found and (m or _TAG_LINE.fullmatch(value)
-                      or len(value) - (found[0].end - found[0].start) < 8):
+        if found and (m or tags or len(value) - (found[0].end - found[0].start) < 8):
             d = found[0]
             if yearless is not None and (d.month, d.day) != (yearless.month, yearless.day):
                 continue
