@@ -38,6 +38,12 @@ from logbook_miner.segment.entries import segment
     ("the twenty-first of March, 2024", (2024, 3, 21)),
     ("a third of March's budget", None),  # a share, not the 3rd: a day in words follows "the"
     ("May the 4 runs crashed", None),  # a figure after "the" needs its ordinal
+    # the day must end the date: a modal "May" and a word after "the" are none
+    ("May the second run reuse the first run's cache? Asked Priya.", None),
+    ("The run reached May the 4th checkpoint.", None),
+    ("Launched on May the 4th, as planned", (None, 5, 4)),
+    ("March the 15th 14:00 UTC: restart", (None, 3, 15)),
+    ("March the fifteenth 2024 kickoff", (2024, 3, 15)),
     ("3 December 2021", (2021, 12, 3)),
     ("Week 15 (8\u201314 April 2024)", (2024, 4, 8)),  # a range: its first day
     ("Sprint 12 \u2014 Apr 8-19, 2024", (2024, 4, 8)),

@@ -59,6 +59,8 @@ DAY_WORDS = {
 # (longest first: "twenty-first", not its "twenty")
 _DAY_WORD = rf"(?P<dayword>(?i:{'|'.join(sorted(DAY_WORDS, key=len, reverse=True))}))"
 _YEAR_AFTER = r"(?:,?\s+(?P<year>(?:19|20)\d\d)\b)?"
+# what may follow a day that ends its date: the end, punctuation, a clock ("at 9", "14:00")
+_DAY_ENDS = r"(?=\s*(?:$|[^\w\s]|[0-2]?\d[:.h][0-5]\d|(?:at|@)\s*\d))"
 _NEEDS: dict[re.Pattern, str] = {}  # a date regex -> a text every text it matches holds
 
 
@@ -98,8 +100,10 @@ DATE_PATTERNS = [
     # the day after its month and "the": "March the 15th", "March the Nineteenth" (a day in
     # figures needs its ordinal: "May the 4 runs" is none); in words before "of" and its month:
     # "the first of April" (after "the": "a third of March's budget" is a share)
+    # The day ends the date: its year, a clock, punctuation or the end follow ("May the second
+    # run reuse ...", "May the 4th checkpoint" are none)
     _needing("the", rf"\b{_MONTH}\s+the\s+(?:(?P<day>[0-3]?\d)(?:st|nd|rd|th)|{_DAY_WORD})\b"
-             rf"{_YEAR_AFTER}"),
+             rf"(?:,?\s+(?P<year>(?:19|20)\d\d)\b|{_DAY_ENDS})"),
     _needing(" of ", rf"(?<=\b[Tt]he\s){_DAY_WORD}\s+of\s+{_MONTH}\b,?{_YEAR_AFTER}"),
     _needing("-", rf"\b{_DAY}-{_MONTH}-(?P<year>(?:19|20)?\d\d)\b"),  # 4-Mar-2023, 04-Mar-23
     # 17/11/2021, 11/17/21, 03-04-2023, 17.11.2021 (a dashed or dotted date needs four year
