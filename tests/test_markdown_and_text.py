@@ -303,3 +303,16 @@ def test_a_folded_section_is_read_as_the_line_its_summary_shows(tmp_path):
     assert [(e.heading, e.date, e.text) for e in entries] == [
         ("2024-03-12 — launch", date(2024, 3, 12), "Started on 128 A100s."),
         ("2024-03-13 — plateau", date(2024, 3, 13), "Loss flat at 3.1.\n<br>")]
+
+
+def test_a_folded_sections_entities_and_one_line_form_are_read(tmp_path):
+    """A summary's "&mdash;" shows as "—"; a section folded on one line ("<details><summary>
+    2024-03-12 — launch</summary>Launched …</details>") is its summary over its text."""
+    notes = tmp_path / "notes.md"
+    notes.write_text("# Training log\n\n<details><summary>2024-03-12 — launch</summary>Launched "
+                     "sparrow-3 on 64 nodes.</details>\n\n<details>\n<summary>2024-03-13 &mdash; "
+                     "loss spike</summary>\n\nSpike at step 5200, rolled back.\n\n</details>\n",
+                     encoding="utf-8")
+    assert [(e.heading, e.date, e.text) for e in segment(read(notes))] == [
+        ("2024-03-12 — launch", date(2024, 3, 12), "Launched sparrow-3 on 64 nodes."),
+        ("2024-03-13 — loss spike", date(2024, 3, 13), "Spike at step 5200, rolled back.")]

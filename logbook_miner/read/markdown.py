@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import re
 from pathlib import Path
 
@@ -16,6 +17,7 @@ _PARSER = MarkdownIt("commonmark").enable("table")
 _SUMMARY = re.compile(r"\s*(?:<details\b[^>]*>\s*)?<summary\b[^>]*>(?P<text>.*?)</summary>\s*",
                       re.IGNORECASE)
 _DETAILS_TAG = re.compile(r"\s*</?details\b[^>]*>\s*", re.IGNORECASE)
+_DETAILS_END = re.compile(r"</details>\s*$", re.IGNORECASE)
 _TAG = re.compile(r"<[^<>]+>")
 
 
@@ -47,7 +49,7 @@ def read_markdown(path: Path, text: str) -> Document:
         elif token.type in ("fence", "code_block"):
             lines.extend(Line(code.rstrip(), code=True) for code in token.content.split("\n")[:-1])
         elif token.type == "html_block":
-            lines.extend(_shown(s) for s in source[first:last])
+            lines.extend(shown for s in source[first:last] for shown in _shown(s))
         else:
             lines.extend(latex_heading(s) or Line(s.rstrip()) for s in source[first:last])
         lines.append(Line(""))  # blocks are separated by a blank line, as in the source
@@ -55,14 +57,26 @@ def read_markdown(path: Path, text: str) -> Document:
     return Document(path=path, format="markdown", lines=lines, title=title)
 
 
-def _shown(source: str) -> Line:
+def _shown(source: str) -> list[Line]:
     """A line of raw HTML as written, but a folded section's summary as the line it shows (its
-    text) and a bare `<details>` tag as a blank line: a logbook that folds each day under its
-    date ("<details><summary>2024-03-12 — launch</summary>") reads as one with a line a day."""
-    summary = _SUMMARY.fullmatch(source)
+    text, entities as they show: "&mdash;" is "—") and a bare `<details>` tag as a blank line:
+    a logbook that folds each day under its date ("<details><summary>2024-03-12 — launch
+    </summary>") reads as one with a line a day. A section folded on one line ("<details>
+    <summary>2024-03-12 — launch</summary>Launched …</details>") shows its summary over its
+    text, when that is plain text."""
+    summary = _SUMMARY.match(source)
     if summary:
-        return Line(" ".join(_TAG.sub("", summary["text"]).split()))
-    return Line("") if _DETAILS_TAG.fullmatch(source) else Line(source.rstrip())
+        shown = [Line(_text_of(summary["text"]))]
+        rest = _DETAILS_END.sub("", source[summary.end():]).strip()
+        if rest and "<" not in rest:
+            shown += [Line(""), Line(_text_of(rest))]
+        return shown if not rest or len(shown) > 1 else [Line(source.rstrip())]
+    return [Line("") if _DETAILS_TAG.fullmatch(source) else Line(source.rstrip())]
+
+
+def _text_of(html_text: str) -> str:
+    """HTML's text as it shows: tags dropped, entities read, spaces collapsed."""
+    return " ".join(html.unescape(_TAG.sub("", html_text)).split())
 
 
 def _bold_paragraph(tokens: list, i: int) -> bool:
