@@ -101,6 +101,14 @@ def test_leading_time_and_zone(heading, clock, zone, utc):
     assert to_utc(when.date.value, when.time, when.timezone) == utc
 
 
+def test_a_date_time_group_is_read_only_in_utc():
+    """An ops log's "141200ZMAR24" is 14 March 12:00 UTC; one with another zone's letter
+    ("141200RMAR24", "141200JMAR24") is no date: no zone would be stored for its clock."""
+    assert leading_when("141200ZMAR24 NCCL timeout on rank 211").timezone == "Z"
+    assert leading_when("141200RMAR24 NCCL timeout on rank 211") is None
+    assert find_dates("ops: 141200JMAR24 relay down") == []
+
+
 def test_a_date_inside_a_title_is_not_leading():
     title = "Experiment 11.xx Lineage - November 5, 2021"
     assert leading_when(title) is None

@@ -73,9 +73,10 @@ def _needing(character: str, regex: str) -> re.Pattern:
 
 
 # a military date-time group, as an operations log heads its entries: day, hour and minute, the
-# zone's letter (Z is UTC), month and year: "141200ZMAR24", "141200ZMAR 2024" (the spaced form,
-# "141200Z MAR 24", changed logbooks held out for checking when read: it waits for a shape)
-_DTG = re.compile(r"(?<!\w)(?P<day>[0-3]\d)(?P<hour>[0-2]\d)(?P<minute>[0-5]\d)(?P<zone>[A-Z])"
+# zone's letter, month and year: "141200ZMAR24", "141200ZMAR 2024" (the spaced form, "141200Z
+# MAR 24", changed logbooks held out for checking when read: it waits for a shape). Only Z
+# (UTC): another letter ("141200RMAR24") is a zone no clock converts, so it is read as none
+_DTG = re.compile(r"(?<!\w)(?P<day>[0-3]\d)(?P<hour>[0-2]\d)(?P<minute>[0-5]\d)(?P<zone>Z)"
                   r"(?P<mon>(?i:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec))\s?"
                   r"(?P<year>\d\d(?:\d\d)?)(?!\w)")
 # Each pattern names its groups; `partial` marks a date written with a placeholder day.
