@@ -393,7 +393,8 @@ def _dated_items(lines: list[Line], heads: list[_Heading], dayfirst: bool) -> li
 
 def _pasted_log_line(lines: list[Line], i: int) -> bool:
     """Line i may be a log line pasted as a note's title: unindented, opening its block, no
-    list item, table row or code, and no longer than a heading."""
+    code, and no longer than a heading. (A list item or table row is none: the caller asks
+    only of a line that `_item_text` does not read as one.)"""
     line = lines[i]
     return (line.indent < _INDENTED and not line.code and _starts_block(lines, i)
             and len(line.text.strip()) <= _MAX_HEADING_CHARS)
