@@ -36,8 +36,9 @@ What an entry is, stated once:
   month and year maybe written once at its end ("Mon 11 – Wed 13 Mar 2024");
   a heading that is only a day ("### 14") by the month and year named by
   headings above it that name nothing else ("# 2024" / "## March"); one that
-  is only a weekday ("### Thursday") by the week the dated heading above it
-  begins ("## Week of 2024-03-11"), which is then no entry unless text
+  is only a weekday ("### Thursday") by the week the heading above it names
+  ("## Week of 2024-03-11", "## 2024-W11", a range of at most seven days;
+  not a day's heading nor a sprint's), which is then no entry unless text
   stands under it.
 - A heading wraps onto the next line when that line has its style, or when
   the heading leaves a bracket open.
