@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import re
 from pathlib import Path
 
 import pytest
 
 from logbook_miner.label.classifier import Classifier
+from logbook_miner.models import Entry
 from logbook_miner.read import read
 from logbook_miner.segment.entries import segment
 
@@ -85,3 +87,21 @@ def test_the_shipped_layer_was_trained_on_the_written_tune_logbooks(
     entries = sum(1 for path in tune for _ in path.open(encoding="utf-8"))
     trained_on = classifier.layer.trained_on
     assert (trained_on["logbooks"], trained_on["entries"]) == (len(tune), entries)
+
+
+def test_a_codes_typical_cue_among_a_runs_everyday_words_is_not_withdrawn(
+        shared: Path, classifier: Classifier, rules_alone: Classifier) -> None:
+    """Words most entries hold ("step", "checkpoint", "loss") do not withdraw a code: each of
+    TAXONOMY.md's typical cues the rules label in such an entry keeps its code with the layer
+    ("Node 12 went down at step 3000; resumed from the step 2500 checkpoint, loss fine")."""
+    withdrawn = []
+    for line in (shared / "TAXONOMY.md").read_text(encoding="utf-8").splitlines():
+        row = re.match(r"\| `([a-z_.]+)` \| [^|]+ \| ([^|]+) \|", line)
+        for cue in (c.strip() for c in row.group(2).split(",")) if row else ():
+            entry = [Entry(seq=1, heading="x", text=f"{cue} at step 3000; resumed from the step "
+                                                    "2500 checkpoint, loss fine.")]
+            alone = {lb.code for lb in rules_alone.classify(entry)[0].labels}
+            kept = {lb.code for lb in classifier.classify(entry)[0].labels}
+            if row.group(1) in alone - kept:
+                withdrawn.append((row.group(1), cue))
+    assert not withdrawn
