@@ -275,29 +275,10 @@ def kept_dev_targets(thresholds: dict[str, float], cuts: dict[str, float], real:
             del at[code]
 
 
-def kept_tests_clean(thresholds: dict[str, float], layer: Layer,
-                     classifier: Classifier) -> dict[str, float]:
-    """`thresholds`, with a code's raised to at least the chance it gives any of
-    tests/non_reports.yaml's sentences of that code the rules leave clean (the layer adds a code
-    only above its threshold), or the code left out: the test suite holds the classifier to
-    them, whatever the layer learned. Each sentence is read alone, as the tests read it."""
-    thresholds = dict(thresholds)
-    sentences = yaml.safe_load(NON_REPORTS.read_text(encoding="utf-8"))
-    for code in sorted(thresholds):
-        clean = []
-        for text in sentences.get(code, []):
-            [labelled] = classifier.classify([Entry(seq=1, heading=SENTENCE_HEADING, text=text)])
-            row = read_by_rules(labelled)
-            if code not in row["rules"]:
-                clean.append(row)
-        worst = max((chance.get(code, 0.0) for chance in layer.chances_by_code(clean)),
-                    default=0.0)
-        higher = [t for t in THRESHOLDS if t >= thresholds[code] and t > worst + SAVED_DRIFT]
-        if higher:
-            thresholds[code] = higher[0]
-        else:
-            del thresholds[code]
-    return thresholds
+def held_free_of_their_codes() -> dict[str, list[tuple[str, str]]]:
+    """By code, the (heading, text) of each sentence tests/non_reports.yaml holds free of it."""
+    return {code: [(SENTENCE_HEADING, text) for text in texts]
+            for code, texts in yaml.safe_load(NON_REPORTS.read_text(encoding="utf-8")).items()}
 
 
 def held_to_their_codes() -> dict[str, list[tuple[str, str]]]:
@@ -313,28 +294,31 @@ def held_to_their_codes() -> dict[str, list[tuple[str, str]]]:
     return held
 
 
-def kept_tests_found(cuts: dict[str, float], layer: Layer,
-                     classifier: Classifier) -> dict[str, float]:
-    """`cuts`, with a code's lowered below the chance it gives any sentence the tests hold to
-    that code and the rules find (the layer withdraws a code only below its cut), or the code
-    left out: the tests hold the classifier to them as to the clean ones."""
-    cuts = dict(cuts)
-    held = held_to_their_codes()
-    for code in sorted(cuts):
-        found = []
-        for heading, text in held.get(code, []):
-            [labelled] = classifier.classify([Entry(seq=1, heading=heading, text=text)])
-            row = read_by_rules(labelled)
-            if code in row["rules"]:
-                found.append(row)
-        least = min((chance.get(code, 1.0) for chance in layer.chances_by_code(found)),
-                    default=1.0)
-        lower = [c for c in CUTS if c <= cuts[code] and c < least - SAVED_DRIFT]
-        if lower:
-            cuts[code] = lower[0]
+def kept_tests(steps_by_code: dict[str, float], layer: Layer, classifier: Classifier,
+               change=additions) -> dict[str, float]:
+    """`steps_by_code` (thresholds; cuts, with `change=withdrawals`), each code's moved on to the
+    first step as sure or surer that leaves the sentences the tests hold alone, or the code left
+    out: the layer adds no code to a sentence the tests hold free of it that the rules leave
+    clean, and withdraws none from a sentence held to it that the rules find, whatever it
+    learned. Each sentence is read alone, as the tests read it."""
+    adding = change is additions
+    steps = THRESHOLDS if adding else CUTS
+    held = held_free_of_their_codes() if adding else held_to_their_codes()
+    kept = dict(steps_by_code)
+    for code in sorted(kept):
+        read = [read_by_rules(labelled) for heading, text in held.get(code, [])
+                for labelled in classifier.classify([Entry(seq=1, heading=heading, text=text)])]
+        untouched = [row for row in read if (code in row["rules"]) != adding]
+        chances = [chance.get(code, 0.0 if adding else 1.0)
+                   for chance in layer.chances_by_code(untouched)]
+        clear = [step for step in steps[steps.index(kept[code]):]
+                 if all(chance < step - SAVED_DRIFT if adding else chance > step + SAVED_DRIFT
+                        for chance in chances)]
+        if clear:
+            kept[code] = clear[0]
         else:
-            del cuts[code]
-    return cuts
+            del kept[code]
+    return kept
 
 
 def main() -> None:
@@ -352,9 +336,9 @@ def main() -> None:
     real_tune = [row for row in real if row["logbook"] not in CHECK]
     generated = generated_rows(rules_alone)
     guards = [(found, layer.chances_by_code(found)) for found in (real_tune, generated)]
-    thresholds = kept_tests_clean(chosen(tune, held_out, guards), layer, rules_alone)
-    cuts = kept_tests_found(chosen(tune, held_out, guards, withdrawals, CUTS), layer,
-                            rules_alone)
+    thresholds = kept_tests(chosen(tune, held_out, guards), layer, rules_alone)
+    cuts = kept_tests(chosen(tune, held_out, guards, withdrawals, CUTS), layer, rules_alone,
+                      withdrawals)
     thresholds, cuts = kept_dev_targets(thresholds, cuts, real, layer.chances_by_code(real))
     print(f"trained on all {len(tune)} written tune entries ({len(layer.names)} features, "
           f"{len(layer.codes)} codes); added above, and the rules' withdrawn below, a chance:")
