@@ -65,13 +65,14 @@ def _shown(source: str) -> list[Line]:
     <summary>2024-03-12 — launch</summary>Launched …</details>") shows its summary over its
     text, when that is plain text."""
     summary = _SUMMARY.match(source)
-    if summary:
-        shown = [Line(_text_of(summary["text"]))]
-        rest = _DETAILS_END.sub("", source[summary.end():]).strip()
-        if rest and "<" not in rest:
-            shown += [Line(""), Line(_text_of(rest))]
-        return shown if not rest or len(shown) > 1 else [Line(source.rstrip())]
-    return [Line("") if _DETAILS_TAG.fullmatch(source) else Line(source.rstrip())]
+    if not summary:
+        return [Line("") if _DETAILS_TAG.fullmatch(source) else Line(source.rstrip())]
+    rest = _DETAILS_END.sub("", source[summary.end():]).strip()
+    if not rest:
+        return [Line(_text_of(summary["text"]))]
+    if "<" in rest:  # the folded text is HTML of its own: the line stays as written
+        return [Line(source.rstrip())]
+    return [Line(_text_of(summary["text"])), Line(""), Line(_text_of(rest))]
 
 
 def _text_of(html_text: str) -> str:
