@@ -202,6 +202,9 @@ def test_where_no_heading_writes_a_year(tmp_path):
         ("3/4 Mon", date(fitting[0], 3, 4)), ("3/6 (Wed)", date(fitting[0], 3, 6)),
         ("3/12 Monitoring", None)]
     assert heading_when("3/12 Monitoring") is None
+    # with its weekday after it, a day and month may be followed by any words
+    assert heading_when("14/3 (Fri) nights", dayfirst=True).date.day == 14
+    assert heading_when("1/2 of the nodes") is None
 
 
 def test_a_mails_sender_is_its_author_and_its_subject_names_its_run(tmp_path):

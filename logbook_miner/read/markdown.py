@@ -34,9 +34,11 @@ def read_markdown(path: Path, text: str) -> Document:
     source = text.split("\n")
     lines: list[Line] = []
     tokens = _PARSER.parse(text)
-    # bold lines title entries only where no heading does (under "## Week 1", a bold line is
-    # emphasis)
-    titled = any(token.type == "heading_open" for token in tokens)
+    # bold lines title entries only where no heading does but the document's title (under "##
+    # Week 1", a bold line is emphasis; under "# kestrel nights" alone, "**3/3 (Mon) nights**"
+    # titles a night)
+    headings = [token.tag for token in tokens if token.type == "heading_open"]
+    titled = headings not in ([], ["h1"])
     for i, token in enumerate(tokens):
         if token.level != 0 or token.map is None or token.nesting == -1:
             continue

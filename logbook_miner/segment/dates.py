@@ -119,13 +119,14 @@ DATE_PATTERNS = [
     # ("TP/PP 4/8" is none); the weekday later picks the year (`year_of_weekday`)
     _needing("/", rf"(?i)\b{_WEEKDAY}\b\.?,?\s+(?P<a>[0-3]?\d)/(?P<b>[0-3]?\d)(?![\d/])"),
 ]
-# a heading that is only a day and month: "6/3", "6/3 14:20 UTC", "3/12 Mon", "26.02." (day
+# a heading that opens with only a day and month: "6/3", "6/3 14:20 UTC", "26.02." (day
 # first, as Europe writes it, two digits each: not a section's "1.1."; not "TP/PP 4/8", not
-# "1/2 of the nodes": a heading's, never a line of the body's, see `heading_when`)
+# "1/2 of the nodes": a heading's, never a line of the body's, see `heading_when`); with its
+# weekday after it, any words may follow: "3/12 Mon", "14/3 (Fri) nights"
 _BARE_DAY = re.compile(r"\s*(?:(?P<a>[0-3]?\d)/(?P<b>[0-3]?\d)"
                        r"|(?P<da>[0-3]\d)(?P<dot>\.)(?P<db>[01]\d)\.)"
-                       rf"(?:\s+\(?(?i:{_WEEKDAY})\.?\)?)?"
-                       r"(?=\s*$|\s+\d{1,2}:\d\d|\s*[:\u2013\u2014-]\s)")
+                       rf"(?:\s+\(?(?i:{_WEEKDAY})\.?\)?(?!\w)"
+                       r"|(?=\s*$|\s+\d{1,2}:\d\d|\s*[:\u2013\u2014-]\s))")
 # a heading that opens with a date written without separators, as file names and some daily
 # logs write it: "20240314", "20240315 (fri)" (a heading's only: in a line of the body eight
 # digits are a count or an id as often; not "20240314_1200" nor "20240314-rc1")
