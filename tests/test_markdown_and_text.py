@@ -164,11 +164,13 @@ def test_markdown_bold_lines_standing_alone_are_headings_as_in_word(tmp_path):
     # beside headings a bold line is emphasis; beside date-led lines it takes none of them
     titled = "## Week 1\n\nRan.\n\n**TL;DR: the run diverged at 40k.**\n\nMore.\n"
     assert [e.heading for e in entries_of(tmp_path, "titled.md", titled)] == ["Week 1"]
-    # under the document's title alone, bold lines still title its entries
+    # under the document's title alone, bold lines still title its entries; "14/3 (Fri)" says
+    # the days come first, so "4/3 (Tue)" is 4 March, a Tuesday in 2025
     nights = ("# kestrel nights\n\nyr 2025. my abbrevs: n=node s=step\n\n**3/3 (Mon) nights**\n\n"
-              "quiet.\n\n**14/3 (Fri) nights**\n\nn17 ecc x2, drnd\n")
+              "quiet.\n\n**4/3 (Tue) nights**\n\nn33 in\n\n**14/3 (Fri) nights**\n\necc x2\n")
     assert [(e.heading, e.date) for e in entries_of(tmp_path, "nights.md", nights)][1:] == [
-        ("3/3 (Mon) nights", date(2025, 3, 3)), ("14/3 (Fri) nights", date(2025, 3, 14))]
+        ("3/3 (Mon) nights", date(2025, 3, 3)), ("4/3 (Tue) nights", date(2025, 3, 4)),
+        ("14/3 (Fri) nights", date(2025, 3, 14))]
     dated = ("2024-05-01: launched.\n\n2024-05-02: NCCL timeout.\n\n"
              "**2024-05-03 incident: gpu-17 died**\n\nIt died.\n\n2024-05-04: loss spike.\n")
     assert [e.date.day for e in entries_of(tmp_path, "dated.md", dated)] == [1, 2, 3, 4]

@@ -9,7 +9,7 @@ through `zoneinfo`, so DST is right for ET/PT/CET.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime, time
 from itertools import pairwise
@@ -79,6 +79,10 @@ def _needing(character: str, regex: str) -> re.Pattern:
 _DTG = re.compile(r"(?<!\w)(?P<day>[0-3]\d)(?P<hour>[0-2]\d)(?P<minute>[0-5]\d)(?P<zone>Z)"
                   r"(?P<mon>(?i:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec))\s?"
                   r"(?P<year>\d\d(?:\d\d)?)(?!\w)")
+# Mon 6/3, Tuesday 6/4: a day and month with no year are a date only after a weekday ("TP/PP
+# 4/8" is none); the weekday later picks the year (`year_of_weekday`)
+_WEEKDAY_FIRST = _needing(
+    "/", rf"(?i)\b{_WEEKDAY}\b\.?,?\s+(?P<a>[0-3]?\d)/(?P<b>[0-3]?\d)(?![\d/])")
 # Each pattern names its groups; `partial` marks a date written with a placeholder day.
 DATE_PATTERNS = [
     re.compile(r"(?<![\d.])(?P<year>(?:19|20)\d\d)[-/._](?P<month>[01]?\d)[-/._](?P<day>[0-3]?\d)(?!\d)"),
@@ -115,9 +119,7 @@ DATE_PATTERNS = [
              r"(?![\d-])"),
     _needing(".", r"(?<![\d/.])(?P<a>[0-3]?\d)(?P<dot>\.)(?P<b>[0-3]?\d)\.(?P<year>(?:19|20)\d\d)"
              r"(?![\d.])"),
-    # Mon 6/3, Tuesday 6/4: a day and month with no year are a date only after a weekday
-    # ("TP/PP 4/8" is none); the weekday later picks the year (`year_of_weekday`)
-    _needing("/", rf"(?i)\b{_WEEKDAY}\b\.?,?\s+(?P<a>[0-3]?\d)/(?P<b>[0-3]?\d)(?![\d/])"),
+    _WEEKDAY_FIRST,
 ]
 # a heading that opens with only a day and month: "6/3", "6/3 14:20 UTC", "26.02." (day
 # first, as Europe writes it, two digits each: not a section's "1.1."; not "TP/PP 4/8", not
@@ -282,9 +284,24 @@ def reads_dayfirst(texts: Iterable[str]) -> bool:
                 if 1 <= a <= 12 and 1 <= b <= 12:
                     year = int(m["year"])
                     unsettled.append((year + 2000 if year < 100 else year, a, b))
+        for a, b in _with_weekday(text):  # "14/3 (Fri) nights", "Fri 14/3": no year, a date
+            day_first |= 12 < a <= 31 and 1 <= b <= 12
+            month_first |= 12 < b <= 31 and 1 <= a <= 12
     if day_first or month_first:
         return day_first and not month_first
     return _steps(unsettled, dayfirst=True) < _steps(unsettled, dayfirst=False)
+
+
+def _with_weekday(text: str) -> Iterator[tuple[int, int]]:
+    """The two numbers of each day and month written without a year but with a weekday, which
+    makes them a date: after it ("Fri 14/3") or, opening the line, before it ("14/3 (Fri)")."""
+    if "/" not in text:
+        return
+    for m in _WEEKDAY_FIRST.finditer(text):
+        yield int(m["a"]), int(m["b"])
+    bare = _BARE_DAY.match(text, _LEAD.match(text).end())
+    if bare and bare["a"] and bare["weekday"]:
+        yield int(bare["a"]), int(bare["b"])
 
 
 def _steps(numbers: list[tuple[int, int, int]], dayfirst: bool) -> int:
