@@ -323,3 +323,29 @@ def test_a_folded_sections_entities_and_one_line_form_are_read(tmp_path):
     assert [(e.heading, e.date, e.text) for e in segment(read(notes))] == [
         ("2024-03-12 — launch", date(2024, 3, 12), "Launched sparrow-3 on 64 nodes."),
         ("2024-03-13 — loss spike", date(2024, 3, 13), "Spike at step 5200, rolled back.")]
+
+
+def test_a_row_of_symbols_under_a_line_as_long_as_it_underlines_it(tmp_path):
+    """A plain-text writer underlines a day's line with a row of any symbol ("~~~", "***",
+    "+++"), as reStructuredText adorns a section: a heading, in Markdown (not a fence running
+    to the next row of "~", a rule or a paragraph's line) and in text alike. A fence that
+    follows no line of its own length stays code, and a short rule under a paragraph a rule."""
+    notes = tmp_path / "notes.md"
+    notes.write_text("Ops notes\n\nThursday 14 March 2024\n~~~~~~~~~~~~~~~~~~~~~~\nLaunched.\n\n"
+                     "Friday 15 March 2024\n********************\n\nNCCL timeout.\n\n"
+                     "Monday 18 March 2024\n++++++++++++++++++++\nLoss spike.\n\n"
+                     "~~~\n## 2024-03-19 not a heading\n~~~\n\nRolled back.\n***\n",
+                     encoding="utf-8")
+    doc = read(notes)
+    assert [(line.text, line.level) for line in doc.lines if line.level] == [
+        ("Thursday 14 March 2024", 2), ("Friday 15 March 2024", 2), ("Monday 18 March 2024", 2)]
+    assert [line.text for line in doc.lines if line.code] == ["## 2024-03-19 not a heading"]
+    assert [(e.heading, e.date) for e in segment(doc) if e.date] == [
+        ("Thursday 14 March 2024", date(2024, 3, 14)), ("Friday 15 March 2024", date(2024, 3, 15)),
+        ("Monday 18 March 2024", date(2024, 3, 18))]
+    text = tmp_path / "notes.txt"
+    text.write_text("Thursday 14 March 2024\n**********************\nLaunched.\n\n"
+                    "Friday 15 March 2024\n^^^^^^^^^^^^^^^^^^^^\nNCCL timeout.\n****\n",
+                    encoding="utf-8")
+    assert [(line.text, line.level) for line in read(text).lines if line.level] == [
+        ("Thursday 14 March 2024", 2), ("Friday 15 March 2024", 2)]

@@ -9,7 +9,7 @@ from pathlib import Path
 from markdown_it import MarkdownIt
 
 from ..models import Document, Line
-from .text import latex_heading
+from .text import latex_heading, underline_level
 
 _PARSER = MarkdownIt("commonmark").enable("table")
 # a folded section's line in raw HTML, as GitHub shows it: "<details><summary>2024-03-12 — launch
@@ -33,7 +33,7 @@ def read_markdown(path: Path, text: str) -> Document:
     """
     source = text.split("\n")
     lines: list[Line] = []
-    tokens = _PARSER.parse(text)
+    tokens = _parsed(source)
     # bold lines title entries only where no heading does but the document's title (under "##
     # Week 1", a bold line is emphasis; under "# kestrel nights" alone, "**3/3 (Mon) nights**"
     # titles a night)
@@ -57,6 +57,52 @@ def read_markdown(path: Path, text: str) -> Document:
         lines.append(Line(""))  # blocks are separated by a blank line, as in the source
     title = next((line.text for line in lines if line.level == 1), None)
     return Document(path=path, format="markdown", lines=lines, title=title)
+
+
+def _parsed(source: list[str]) -> list:
+    """markdown-it's tokens, a plain-text writer's underline of another symbol than Markdown's
+    (`underline_level`: "Saturday 16 March 2024" / "~~~~~~", "****", "++++") read as the "---"
+    that makes its line a heading; Markdown would read it as a code fence (running on to the
+    next row of "~"), a rule or a paragraph's line. Rows are found block by block, so a row in
+    a fence stays code; after a fence's row the rest is parsed again."""
+    text = list(source)
+    while True:
+        tokens = _PARSER.parse("\n".join(text))
+        rows = _underlines(tokens, text)
+        if not rows:
+            return tokens
+        for row in rows:
+            text[row] = "-" * len(text[row].strip())
+
+
+def _underlines(tokens: list, source: list[str]) -> list[int]:
+    """The rows (up to the first that opened a fence) that underline the one-line paragraph
+    above them, as a Markdown parser reads them: the paragraph's second line ("+++"), a rule
+    after it ("***") or a fence's opening ("~~~")."""
+    rows: list[int] = []
+    previous = None  # the last outermost block's opening token
+    for token in tokens:
+        if token.level != 0 or token.map is None or token.nesting == -1:
+            continue
+        first, last = token.map
+        if token.type == "paragraph_open" and last - first >= 2:
+            rows += [first + 1] if _underlining(source, first + 1) else []
+        elif (token.type in ("hr", "fence") and previous is not None
+              and previous.type == "paragraph_open" and previous.map == [first - 1, first]
+              and _underlining(source, first)):
+            rows.append(first)
+            if token.type == "fence":
+                break
+        previous = token
+    return rows
+
+
+def _underlining(source: list[str], row: int) -> bool:
+    """Line `row` is another symbol's row under a line that opens its block."""
+    title = source[row - 1]
+    opens = row < 2 or not source[row - 2].strip()
+    return (source[row].strip()[:1] not in "=-"
+            and underline_level(source[row], title, opens) is not None)
 
 
 def _shown(source: str) -> list[Line]:

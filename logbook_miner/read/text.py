@@ -45,6 +45,11 @@ def clean(text: str) -> str:
 
 
 _UNDERLINE = {"=": 1, "-": 2}  # a line underlined with ===/--- is a heading of that level
+# a row of another symbol under a line, as long as it (give or take two), is a plain-text
+# writer's underline too ("Thursday 14 March 2024" / "****", "~~~~", "++++", as reStructuredText
+# adorns a section): a heading of the level "---" gives, whichever symbol the writer picked
+_ADORNMENT = "*+~^_:"
+_ADORNMENT_SLACK = 2
 # a LaTeX sectioning command is a heading of its depth, titled by its braces' text: a notebook
 # kept as LaTeX source ("\section*{14 March 2024}", "\subsection[Run 12]{Run 12}\label{r12}")
 _LATEX_LEVEL = {"chapter": 1, "section": 2, "subsection": 3, "subsubsection": 4, "paragraph": 5}
@@ -60,8 +65,9 @@ def read_text(path: Path, text: str) -> Document:
     lines: list[Line] = []
     for raw in text.split("\n"):
         line = raw.rstrip().expandtabs(4)
-        level = _underline_level(line)
-        if level and lines and lines[-1].text.strip() and lines[-1].level is None:
+        opens = len(lines) < 2 or not lines[-2].text.strip()  # the line above opens its block
+        level = underline_level(line, lines[-1].text, opens) if lines else None
+        if level and lines[-1].text.strip() and lines[-1].level is None:
             lines[-1] = Line(lines[-1].text.strip(), level=level)
             continue
         lines.append(latex_heading(line)
@@ -76,8 +82,18 @@ def latex_heading(line: str) -> Line | None:
     return Line(title, level=_LATEX_LEVEL[command["command"]]) if title else None
 
 
-def _underline_level(line: str) -> int | None:
-    stripped = line.strip()
-    if len(stripped) >= 3 and len(set(stripped)) == 1 and stripped[0] in _UNDERLINE:
+def underline_level(row: str, above: str, above_opens: bool) -> int | None:
+    """The heading level a row of one symbol under the line `above` gives that line: "===" 1,
+    "---" 2, any length; another symbol's row (`_ADORNMENT`) 2, where it is as long as the line
+    above and that line opens its block (`above_opens`): a short rule under a paragraph's last
+    line is a separator, not an underline. None for another line."""
+    stripped = row.strip()
+    if len(stripped) < 3 or len(set(stripped)) != 1:
+        return None
+    if stripped[0] in _UNDERLINE:
         return _UNDERLINE[stripped[0]]
+    title = above.strip()
+    if (stripped[0] in _ADORNMENT and above_opens and any(c.isalnum() for c in title)
+            and abs(len(stripped) - len(title)) <= _ADORNMENT_SLACK):
+        return _UNDERLINE["-"]
     return None
