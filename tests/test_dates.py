@@ -378,6 +378,13 @@ def test_a_mail_archive_heading_is_dated_by_its_posting_stamp():
     ("# run-34 log\n\n## 20240311\n- resumed\n\n## 20240315 (fri)\n- evals\n\n"
      "## 20240316_1200 dump\n\nx\n",
      [("20240311", date(2024, 3, 11)), ("20240315 (fri)", date(2024, 3, 15))]),
+    # a ticket's comments pasted under separator lines that frame who wrote and when; a line
+    # framed without a date is a rule's text
+    ("# INFRA-4412: crashes on 7b-v2\n\n--- comment by jdoe, 2024-03-14 09:12 ---\n"
+     "Run crashed at step 12,400.\n\n=== comment by mchen, Mar 15, 2024 ===\nSame node.\n\n"
+     "--- end of export ---\n",
+     [("--- comment by jdoe, 2024-03-14 09:12 ---", date(2024, 3, 14)),
+      ("=== comment by mchen, Mar 15, 2024 ===", date(2024, 3, 15))]),
     # a number under another heading beneath a month is no day of it
     ("# Report\n\n## March 2024\n\n### Open issues\n\n#### 1\n\nNCCL hang\n", []),
 ])

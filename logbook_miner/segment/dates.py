@@ -185,6 +185,9 @@ _ATTRIBUTION = re.compile(r"\s*On\s+(?=.*\swrote:\s*$)")
 _DONE = re.compile(r"(?i)\b(done|completed|complete|finished|ended|went (fine|well|smoothly))\b")
 # a date's clock to the second, as a mail archive stamps a post ("Tue Oct 8 21:14:03 CEST 2024")
 _STAMP = re.compile(r"\s+[0-2]?\d:[0-5]\d:[0-5]\d\b")
+# a separator line that frames who wrote and when between two rules of one symbol, as a ticket's
+# comments pasted one under another are set apart: "--- comment by jdoe, 2024-03-14 09:12 ---"
+_FRAMED = re.compile(r"\s*(?P<rule>[-=~])(?P=rule){2,}\s+(?P<text>\S.*?)\s+(?P=rule){3,}\s*")
 _ZONE = re.compile(r"\s*\(?(?P<zone>Z|[A-Z]{2,5}|UTC[+-]\d{1,2})\)?(?![\w])")
 
 # What may stand before a leading date: space, emphasis, a Markdown '#', a bracket (an
@@ -490,6 +493,16 @@ def byline_when(text: str, dayfirst: bool = False) -> When | None:
     if when.time is None or rest.strip(" *_"):
         return None  # ("Vendor ETA – 2024-03-11" is a line of the body)
     return moved(when, name.end())
+
+
+def framed_when(text: str, dayfirst: bool = False) -> When | None:
+    """The first date (with its clock and zone) of a separator line that frames it between two
+    rules, wherever in the frame it stands ("--- comment by jdoe, 2024-03-14 09:12 ---", "===
+    Standup, Thu 14 Mar 2024 ==="): each such line sets apart a note, as a ticket's comments
+    pasted into a logbook are. None for another line."""
+    framed = _FRAMED.fullmatch(text)
+    when = heading_when(framed["text"], dayfirst) if framed else None
+    return moved(when, framed.start("text")) if when else None
 
 
 def message_byline(text: str, dayfirst: bool = False) -> tuple[int, int] | None:

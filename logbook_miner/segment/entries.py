@@ -12,7 +12,8 @@ What an entry is, stated once:
   Markdown reader shows it, too) that begins with a date or date-time and
   starts a block (or continues a run of such lines). A line led by a rule
   and a date (an IRC log's "--- Day changed ...") opens an entry wherever it
-  stands; so does a line led by a date and its clock where it goes on a run
+  stands, as does one framed by rules ("--- comment by jdoe, 2024-03-14 ---");
+  so does a line led by a date and its clock where it goes on a run
   of such notes, as a chat export runs its messages together, or begins one
   however long; and a thread's bylines, two or more with text under each
   ("nick — 03/14/2024 9:12 PM", "@kiri commented on Mar 4, 2024", "On Tue,
@@ -233,10 +234,14 @@ def _heading_at(lines: list[Line], i: int, levels: dict, heads: list[_Heading],
     when = dates.leading_when(text, dayfirst) if opens or goes_on else None
     if goes_on and when is not None and when.time is None:
         when = None
+    led = when is not None  # (a framed line's date need not open it)
+    if when is None and not long and opens and _RULE_LEAD.match(text):
+        when = dates.framed_when(text, dayfirst)
     byline = None
     if when is None and not long and (level is not None or unindented):
         byline = dates.byline_when(text, dayfirst)  # kept if a thread's (`_not_messages`)
         when = byline
+        led = when is not None
     if level is None and when is not None and not _log_line(when, text):
         level = _BODY_LEVEL
     if level is None and when is None and unindented and starts_block and not long:
@@ -244,7 +249,7 @@ def _heading_at(lines: list[Line], i: int, levels: dict, heads: list[_Heading],
     if level is None:
         return None
     return _Heading(i, text, level, when or dates.heading_when(text, dayfirst), page=line.page,
-                    bold=bold, size=line.size, date_led=when is not None,
+                    bold=bold, size=line.size, date_led=led,
                     byline=byline is not None)
 
 
