@@ -385,6 +385,17 @@ def test_a_mail_archive_heading_is_dated_by_its_posting_stamp():
      "--- end of export ---\n",
      [("--- comment by jdoe, 2024-03-14 09:12 ---", date(2024, 3, 14)),
       ("=== comment by mchen, Mar 15, 2024 ===", date(2024, 3, 15))]),
+    # a month's notes kept one bullet a day under its heading, the year from the month above;
+    # a clock under a day is its text
+    ("# Sweep notes\n\n## February 2024\n\n- 27: NCCL timeout at 14:00\n- 29: leap day\n\n"
+     "## March\n\n- 1: swapped b-14\n- 14:05 restarted\n",
+     [("27: NCCL timeout at 14:00", date(2024, 2, 27)), ("29: leap day", date(2024, 2, 29)),
+      ("1: swapped b-14", date(2024, 3, 1))]),
+    # days labelled by their week's number under a title that names the month and year; a
+    # week's number the day is not in says it is another month's
+    ("# 70B run log — March 2025\n\n## W10 · Tue 4\n\nresumed\n\n## W11 · Fri 14\n\nquiet"
+     "\n\n## W14 · Tue 1\n\nevals\n",
+     [("W10 · Tue 4", date(2025, 3, 4)), ("W11 · Fri 14", date(2025, 3, 14))]),
     # a number under another heading beneath a month is no day of it
     ("# Report\n\n## March 2024\n\n### Open issues\n\n#### 1\n\nNCCL hang\n", []),
 ])

@@ -137,7 +137,14 @@ _COMPACT = re.compile(r"(?P<year>(?:19|20)\d\d)(?P<month>[01]\d)(?P<day>[0-3]\d)
 # March" / "### 14"; "## March 2024" / "### Thu 14th"): a year or a month (its year after it or
 # not) over a day (its weekday before it or not)
 _YEAR_OR_MONTH = re.compile(rf"\s*(?:{_MONTH},?\s*)?(?P<year>(?:19|20)\d\d)?\s*")
-_DAY_ALONE = re.compile(rf"\s*(?:(?i:{_WEEKDAY})\.?,?\s+)?{_DAY}\s*")
+# (its week's number may label it: "W11 · Thu 14", "Week 11: 14")
+_DAY_ALONE = re.compile(r"\s*(?:(?i:W|Week)\s?(?P<week>[0-5]?\d)\s*[·:,|\u2013\u2014-]?\s+)?"
+                        rf"(?:(?i:{_WEEKDAY})\.?,?\s+)?{_DAY}\s*")
+# a list item led by a day's number alone, under a heading naming its month: "14: restarted",
+# "Thu 14 – swapped k-02" (the number then a colon or a dash: "3 nodes lost" is a count)
+_DAY_LED = re.compile(rf"\s*(?:(?i:{_WEEKDAY})\.?,?\s+)?{_DAY}(?=\s*(?::(?!\d)|[\u2013\u2014-]\s))")
+# a heading that names one month with its year among other words: "70B run log — March 2025"
+_MONTH_YEAR = re.compile(rf"\b{_MONTH},?\s+(?P<year>(?:19|20)\d\d)\b")
 # a heading that is only a weekday ("### Thursday", "Tue:"), under one that dates its week
 _WEEKDAY_ALONE = re.compile(rf"\s*(?i:{_WEEKDAY})\.?:?\s*")
 # what says a heading names a week by its first day: "Week of 2024-03-11", "Week beginning 11
@@ -362,18 +369,38 @@ def _weekday(m: re.Match) -> int | None:
 
 def year_or_month(text: str) -> tuple[int | None, int | None] | None:
     """(year, month) of a heading that names a year or a month and nothing else ("2024",
-    "March", "March 2024"), whose sub-headings may be only days (`day_under`); else None."""
+    "March", "March 2024") or one month with its year among other words ("70B run log — March
+    2025"), whose sub-headings may be only days (`day_under`); else None."""
     named = _YEAR_OR_MONTH.fullmatch(text)
     if named is None or not (named["mon"] or named["year"]):
-        return None
+        months = list(_MONTH_YEAR.finditer(text))
+        if len(months) != 1 or find_dates(text):
+            return None
+        named = months[0]
     return (int(named["year"]) if named["year"] else None,
             MONTHS[named["mon"].lower().rstrip(".")] if named["mon"] else None)
 
 
 def day_under(text: str, year: int | None, month: int) -> When | None:
-    """The date of a heading that is only a day ("14", "Thu 14th") in the month (and year, if
-    written) the headings above it name; None for another heading or a day the month has not."""
+    """The date of a heading that is only a day ("14", "Thu 14th", "W11 · Thu 14") in the month
+    (and year, if written) the headings above it name; None for another heading, a day the
+    month has not, or one its week's number says is in another month (a "W14 · Tue 1" under
+    "March 2025" is April's)."""
     day = _DAY_ALONE.fullmatch(text)
+    if day is None or not _exists(year, month, int(day["day"])):
+        return None
+    if day["week"] and year and date(year, month, int(day["day"])).isocalendar().week != int(
+            day["week"]):
+        return None
+    found = DateMatch(year, month, int(day["day"]), day.start(), day.end(), weekday=_weekday(day))
+    return When(found, end=day.end())
+
+
+def day_led(text: str, year: int | None, month: int) -> When | None:
+    """The date of a list item led by a day's number alone ("14: restarted from 12k"), in the
+    month (and year) its heading names ("## March 2024"), as a month's notes are kept one
+    bullet a day; None for another item or a day the month has not."""
+    day = _DAY_LED.match(text)
     if day is None or not _exists(year, month, int(day["day"])):
         return None
     found = DateMatch(year, month, int(day["day"]), day.start(), day.end(), weekday=_weekday(day))

@@ -30,13 +30,16 @@ What an entry is, stated once:
   entries: a logbook kept as a list of dated bullets, a table (its date
   maybe after a row's number: "| 1 | 2024-03-11 | ...") or a form; so are
   log lines that each open a block ("Mar 14 09:12:01 node17 kernel: ..." over
-  its "> note:"). A dated list among a report's paragraphs is its text.
+  its "> note:"), and list items led by a day's number under a heading that
+  names their month ("## March 2024" / "- 14: restarted"). A dated list
+  among a report's paragraphs is its text.
 - A heading is dated by the first date it writes ("## 20240314" too), or by
   a preamble line under it (a labelled one, one that is little but a date,
   a line of tags: "#log/2024-03-14 #train"); a range by its first day, its
   month and year maybe written once at its end ("Mon 11 – Wed 13 Mar 2024");
-  a heading that is only a day ("### 14") by the month and year named by
-  headings above it that name nothing else ("# 2024" / "## March"); one that
+  a heading that is only a day ("### 14", "## W11 · Thu 14") by the month
+  and year named by headings above it that name nothing else ("# 2024" / "##
+  March") or one month with its year ("# Run log — March 2025"); one that
   is only a weekday ("### Thursday") by the week the heading above it names
   ("## Week of 2024-03-11", "## 2024-W11", a range of at most seven days;
   not a day's heading nor a sprint's), which is then no entry unless text
@@ -154,11 +157,11 @@ def segment(doc: Document, default_timezone: str | None = None,
     lines = unfolded(doc.lines, dayfirst, doc.format == "pdf") if doc.format in PRINTED else (
         doc.lines)
     heads = _join_wrapped(_find_headings(lines, dayfirst), lines, dayfirst)
-    _date_days_by_headings_above(heads, dayfirst)
+    months = _date_days_by_headings_above(heads, dayfirst)
     titles = [head.text for head in heads]  # a title may name the year ("Training log 2024")
     column_names: set[int] = set()
     if not any(head.when for head in heads):
-        items = _dated_items(lines, heads, dayfirst)
+        items = _dated_items(lines, heads, dayfirst, months)
         heads = sorted([*heads, *items], key=lambda h: h.index)
         column_names = _table_header(lines, items)
     first_heading = heads[0].index if heads else len(lines)
@@ -253,15 +256,20 @@ def _heading_at(lines: list[Line], i: int, levels: dict, heads: list[_Heading],
                     byline=byline is not None)
 
 
-def _date_days_by_headings_above(heads: list[_Heading], dayfirst: bool = False) -> None:
-    """Date each heading that is only a day ("### 14") by the month and year named by headings
-    above it that name nothing else ("# 2024" / "## March"): a calendar kept as nested
-    headings; and each that is only a weekday ("### Thursday") by the dated heading right above
-    it if it names a week ("## Week of 2024-03-11", "## 2024-W11", a range of at most seven
-    days: `dates.week_of`; not a day's "## 2024-03-14 (Thu)" nor a sprint's two weeks), which
-    then heads its days and is no entry of its own unless text stands under it. One pass, with
-    a stack of the (level, year, month) of those above, and the week's heading above."""
+def _date_days_by_headings_above(heads: list[_Heading], dayfirst: bool = False,
+                                 ) -> dict[int, tuple[int | None, int]]:
+    """Date each heading that is only a day ("### 14", "### W11 · Thu 14") by the month and year
+    named by headings above it that name nothing else ("# 2024" / "## March") or name a month
+    with its year ("# 70B run log — March 2025"): a calendar kept as nested headings; and each
+    that is only a weekday ("### Thursday") by the dated heading right above it if it names a
+    week ("## Week of 2024-03-11", "## 2024-W11", a range of at most seven days:
+    `dates.week_of`; not a day's "## 2024-03-14 (Thu)" nor a sprint's two weeks), which then
+    heads its days and is no entry of its own unless text stands under it. One pass, with a
+    stack of the (level, year, month) of those above, and the week's heading above. Returns the
+    (year, month) in force under each heading that names a month, by its line, for the list
+    items under it that are only a day's number ("- 14: restarted", `_dated_items`)."""
     above: list[tuple[int, int | None, int | None]] = []
+    months: dict[int, tuple[int | None, int]] = {}
     week: _Heading | None = None  # the week's heading above, whose sub-headings may be weekdays
     monday: date | None = None  # (the first day of its week)
     for head in heads:
@@ -280,16 +288,25 @@ def _date_days_by_headings_above(heads: list[_Heading], dayfirst: bool = False) 
             continue
         if named := dates.year_or_month(head.text):
             above.append((head.level, *named))
+            year, month = _calendar(above)
+            if month is not None:
+                months[head.index] = (year, month)
             continue
-        # the calendar: the headings right above that name a year or a month ("### Open
-        # issues" under "## March 2024" ends it for the headings under it)
-        calendar = list(itertools.takewhile(lambda named: named[1] or named[2], reversed(above)))
-        year = next((year for _, year, _ in calendar if year is not None), None)
-        month = next((month for *_, month in calendar if month is not None), None)
+        year, month = _calendar(above)
         if month is not None:
             head.when = dates.day_under(head.text, year, month)
         if head.when is None:
             above.append((head.level, None, None))
+    return months
+
+
+def _calendar(above: list[tuple[int, int | None, int | None]]) -> tuple[int | None, int | None]:
+    """The year and month the headings right above name (the nearest of each): "### Open
+    issues" under "## March 2024" ends the calendar for the headings under it."""
+    calendar = list(itertools.takewhile(lambda named: named[1] or named[2], reversed(above)))
+    year = next((year for _, year, _ in calendar if year is not None), None)
+    month = next((month for *_, month in calendar if month is not None), None)
+    return year, month
 
 
 def _over_its_date(lines: list[Line], i: int, dayfirst: bool) -> _Heading | None:
@@ -344,23 +361,30 @@ def _mail_header(lines: list[Line], i: int, dayfirst: bool) -> _Heading | None:
                     page=lines[i].page, span=end - i, author=sender)
 
 
-def _dated_items(lines: list[Line], heads: list[_Heading], dayfirst: bool) -> list[_Heading]:
-    """The outermost list items, table rows and `Date:` lines that begin with a date, where
-    they are the document: two or more, and every other non-blank line a heading, a table
-    line, a line of an item's block (up to the next blank line) or one of a short preamble
-    before the first ("Notes for run sparrow-2, kept by Mike"). A log line that opens a block
-    is an item too, as a triage file pastes each log line over its note ("Mar 14 09:12:01
-    node17 kernel: ..." / "> note: GPU 6 gone"); a list's log lines are a log's excerpt. A
-    report that holds a dated list or a timeline table among its paragraphs keeps them as its
-    text."""
+def _dated_items(lines: list[Line], heads: list[_Heading], dayfirst: bool,
+                 months: dict[int, tuple[int | None, int]]) -> list[_Heading]:
+    """The outermost list items, table rows and `Date:` lines that begin with a date (or, right
+    under a heading that names their month, with a day's number: "## March 2024" / "- 14:
+    restarted", `months` by the heading's line), where they are the document: two or more, and
+    every other non-blank line a heading, a table line, a line of an item's block (up to the
+    next blank line) or one of a short preamble before the first ("Notes for run sparrow-2, kept
+    by Mike"). A log line that opens a block is an item too, as a triage file pastes each log
+    line over its note ("Mar 14 09:12:01 node17 kernel: ..." / "> note: GPU 6 gone"); a list's
+    log lines are a log's excerpt. A report that holds a dated list or a timeline table among
+    its paragraphs keeps them as its text."""
     found = []
     other = {head.index for head in heads}
     last_text = -1  # the last non-blank line before this one
+    month: tuple[int | None, int] | None = None  # the one the heading above names
     for i, line in enumerate(lines):
+        month = months.get(i) if i in other else month
         text = _item_text(line)
         pasted = text is None and _pasted_log_line(lines, i)
         text = line.text.strip() if pasted else text
         when = dates.leading_when(text, dayfirst) if text else None
+        if when is None and text and month is not None and not pasted and _ITEM_MARK.match(
+                line.text.strip()):
+            when = dates.day_led(text, *month)
         if when is None and text and "|" in text and (row := _row_from_its_date(text, dayfirst)):
             text, when = row
         field = _DATE_FIELD.match(line.text.strip())
