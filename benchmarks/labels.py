@@ -117,7 +117,9 @@ CHECK = ("bloom-tr11-176b-prequel", "cpm-live", "opt-175b-56_percent_update",
          "synth-esports-analytics-sprint-notes",
          "synth-defence-contractor-weekly-activity-reports",
          "synth-follow-the-sun-handoff-sf-bangalore", "synth-vfx-studio-render-farm-llm-dailies",
-         "synth-compute-grant-nonprofit-progress-log")
+         "synth-compute-grant-nonprofit-progress-log",
+         "synth-f1-team-race-weekend-ml-debriefs", "synth-jakarta-startup-whatsapp-day-digest",
+         "synth-mlperf-submission-war-diary", "synth-classics-professor-reflective-diary")
 # A logbook split in two: entries before the date, or before the entry with this
 # heading, are tune; the rest check.
 SPLITS = {"cpm-live": "2022-10-01", "bloom-tr11-176b-prequel": "main-1"}
