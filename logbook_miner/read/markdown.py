@@ -34,11 +34,15 @@ def read_markdown(path: Path, text: str) -> Document:
     source = text.split("\n")
     lines: list[Line] = []
     tokens = _parsed(source)
-    # bold lines title entries only where no heading does but the document's title (under "##
-    # Week 1", a bold line is emphasis; under "# kestrel nights" alone, "**3/3 (Mon) nights**"
-    # titles a night)
+    # bold lines title entries only where no heading does but the document's title over a run
+    # of them (under "## Week 1", a bold line is emphasis; under "# kestrel nights" alone,
+    # "**3/3 (Mon) nights**" titles a night, and so does each bold line after it; a lone
+    # "**2. Next steps**" under "# 2024-03-05 Training log" stays emphasis)
     headings = [token.tag for token in tokens if token.type == "heading_open"]
-    titled = headings not in ([], ["h1"])
+    bold_lines = sum(1 for i, token in enumerate(tokens) if token.level == 0
+                     and token.map and token.map[1] - token.map[0] == 1
+                     and _bold_paragraph(tokens, i))
+    titled = bool(headings) and (headings != ["h1"] or bold_lines < 2)
     for i, token in enumerate(tokens):
         if token.level != 0 or token.map is None or token.nesting == -1:
             continue
