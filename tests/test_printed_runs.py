@@ -128,3 +128,17 @@ def test_a_date_in_a_paragraph_is_no_note_where_no_note_is_stamped_so():
                     "we lost two days. 2024-03-15 looks clean so far."])
     assert [(e.date, e.text) for e in segment(doc)] == [
         (date(2024, 3, 14), "we lost two days. 2024-03-15 looks clean so far.")]
+
+
+def test_a_ticket_comments_separator_line_run_into_its_comment_heads_it():
+    """A renderer runs "--- comment by jdoe, 2024-03-14 09:12 ---" into the comment under it;
+    a rule with no date in its frame ("--- see below ---") is the comment's text."""
+    doc = _printed(["--- comment by jdoe, 2024-03-14 09:12 --- Run 7b-v2 crashed at step 12,400;",
+                    "restarted from 12k. --- see below --- will watch."],
+                   ["--- comment by mchen, 2024-03-14 11:47 --- Same node both times (gpu-c031),",
+                    "requesting drain."])
+    assert _read(doc) == [("--- comment by jdoe, 2024-03-14 09:12 ---", date(2024, 3, 14), "09:12"),
+                          ("--- comment by mchen, 2024-03-14 11:47 ---", date(2024, 3, 14),
+                           "11:47")]
+    assert segment(doc)[0].text == (
+        "Run 7b-v2 crashed at step 12,400; restarted from 12k. --- see below --- will watch.")

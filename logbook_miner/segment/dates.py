@@ -195,6 +195,9 @@ _STAMP = re.compile(r"\s+[0-2]?\d:[0-5]\d:[0-5]\d\b")
 # a separator line that frames who wrote and when between two rules of one symbol, as a ticket's
 # comments pasted one under another are set apart: "--- comment by jdoe, 2024-03-14 09:12 ---"
 _FRAMED = re.compile(r"\s*(?P<rule>[-=~])(?P=rule){2,}\s+(?P<text>\S.*?)\s+(?P=rule){3,}\s*")
+# one where a line may begin in a printed paragraph, the text after it run on to it
+_FRAMED_IN = re.compile(r"(?:^|(?<=\s))(?P<rule>[-=~])(?P=rule){2,}\s+\S.{0,160}?\s(?P=rule){3,}"
+                        r"(?=\s|$)")
 _ZONE = re.compile(r"\s*\(?(?P<zone>Z|[A-Z]{2,5}|UTC[+-]\d{1,2})\)?(?![\w])")
 
 # What may stand before a leading date: space, emphasis, a Markdown '#', a bracket (an
@@ -530,6 +533,13 @@ def framed_when(text: str, dayfirst: bool = False) -> When | None:
     framed = _FRAMED.fullmatch(text)
     when = heading_when(framed["text"], dayfirst) if framed else None
     return moved(when, framed.start("text")) if when else None
+
+
+def framed_lines(text: str, dayfirst: bool = False) -> list[tuple[int, int]]:
+    """Where each dated separator line stands in a printed paragraph's text (a renderer runs the
+    comment under "--- comment by jdoe, 2024-03-14 09:12 ---" into its line): (start, end)."""
+    return [(m.start(), m.end()) for m in _FRAMED_IN.finditer(text)
+            if framed_when(m.group(), dayfirst)]
 
 
 def message_byline(text: str, dayfirst: bool = False) -> tuple[int, int] | None:

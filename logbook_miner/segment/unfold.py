@@ -14,6 +14,8 @@ again where the author's broke:
 - before each later byline of a paragraph that opens with one (its name the word before its
   dash, or the capitalised words ending there), and after every byline, where its message
   starts;
+- after a separator line that frames who wrote and when between rules ("--- comment by jdoe,
+  2024-03-14 09:12 ---") and opens a paragraph, and before each later one;
 - before each field of a mail's header, and after a mail client's "On ... wrote:".
 Only printed formats are unfolded: Markdown, text and Org keep their source's lines. A PDF's
 lines are wraps, joined first; a web page's or Word file's lines are the author's breaks, kept.
@@ -156,6 +158,9 @@ def _breaks(text: str, dayfirst: bool) -> list[int] | None:
                     if dates.leading_when(text[m.start() + 3:m.end()], dayfirst)]
     if attributions:
         return sorted({at for m in attributions for at in (m.start(), m.end()) if at})
+    framed = dates.framed_lines(text, dayfirst)
+    if framed and framed[0][0] == 0:
+        return sorted({at for span in framed for at in span if 0 < at < len(text)})
     if (byline := dates.message_byline(text, dayfirst)) is not None:
         return _byline_breaks(text, byline, dayfirst)
     return None
