@@ -139,3 +139,33 @@ def test_a_bold_date_right_under_a_preamble_line_heads_its_entry():
     entries = segment(Document(path=Path("log.pdf"), format="pdf", lines=lines))
     assert [(e.heading, e.date) for e in entries if e.date] == [
         ("Monday, March 4", date(2024, 3, 4)), ("Tuesday, March 5", date(2024, 3, 5))]
+
+
+@pytest.mark.parametrize("backend", PDF_BACKENDS)
+def test_paragraphs_a_line_long_set_a_blank_line_apart_are_apart(tmp_path, backend):
+    """As WeasyPrint prints a chat export: each message a paragraph, most of them one line, a
+    blank line's height between them; the step from one paragraph to the next is then the
+    commonest, and read as the line's pitch it ran the messages into one block."""
+    messages = [["Jane Doe (Mar 14, 2024 9:12 AM): job died again at 03:14, NCCL watchdog timeout",
+                 "on rank 211, auto-restart picked it up from 44500"],
+                ["Marco Rossi (Mar 14, 2024 9:20 AM): same rank as last time? node-27 I think"],
+                ["Jane Doe (Mar 14, 2024 9:24 AM): yes node-27, draining it after the checkpoint"],
+                ["Akira Sato (Mar 15, 2024 10:41 AM): nccl-tests clean overnight, node-27 back"],
+                ["Marco Rossi (Mar 16, 2024 11:58 PM): restart #14, OOM on rank 0 in eval hook"]]
+    pdf = FPDF(format="letter", unit="pt")
+    pdf.add_page()
+    pdf.set_font("Helvetica", "B", 22)
+    pdf.cell(0, 26, "Zulip copy: #pretrain-13b", new_x="LMARGIN", new_y="NEXT")
+    pdf.set_font("Helvetica", size=11)
+    for message in messages:
+        pdf.ln(11)  # a blank line's height (1em) between paragraphs
+        for line in message:
+            pdf.cell(0, 12.8, line, new_x="LMARGIN", new_y="NEXT")
+    path = tmp_path / "chat.pdf"
+    pdf.output(str(path))
+    assert [(e.heading, e.date, e.time) for e in segment(read(path, backend))] == [
+        ("Jane Doe (Mar 14, 2024 9:12 AM):", date(2024, 3, 14), "9:12 AM"),
+        ("Marco Rossi (Mar 14, 2024 9:20 AM):", date(2024, 3, 14), "9:20 AM"),
+        ("Jane Doe (Mar 14, 2024 9:24 AM):", date(2024, 3, 14), "9:24 AM"),
+        ("Akira Sato (Mar 15, 2024 10:41 AM):", date(2024, 3, 15), "10:41 AM"),
+        ("Marco Rossi (Mar 16, 2024 11:58 PM):", date(2024, 3, 16), "11:58 PM")]

@@ -66,6 +66,7 @@ _MARK_SIZE = (0.15, 0.6)  # font sizes: the least side and the most of a bullet 
 _CLOSING = frozenset(".!?:;)]}\"'”’|*`")  # a line ending in one may end its paragraph
 _ROW_STEP = 1.5  # a step this many times a table's first between rows ends the table
 _PITCH_TOLERANCE = 0.15  # points: line steps this close are one step measured twice
+_MAX_LINE_HEIGHT = 1.35  # font sizes: the tallest line a renderer sets by default
 # pdfplumber keeps a dict of ~2 KB per character, so a page's characters are counted as
 # pdfminer places them and a page with more is refused: a 3 KB PDF can hold a line of a
 # million (2.3 GB, 40 s). The densest page of the shared logbooks has 4,400.
@@ -547,8 +548,19 @@ def _line_pitch(pages: list[list[PdfLine]]) -> dict[float, float]:
         for a, b in itertools.pairwise(placed):
             if a.size == b.size and b.top > a.top:
                 steps.setdefault(a.size, Counter())[round(b.top - a.top, 1)] += 1
-    return {size: _most_common_within(counter, _PITCH_TOLERANCE)
-            for size, counter in steps.items()}
+    return {size: _usual_step(counter, size) for size, counter in steps.items()}
+
+
+def _usual_step(counter: Counter, size: float) -> float:
+    """The commonest step between lines of one size, unless a step of one line's height is seen
+    too and the commonest is a blank line's height (a font size) or more longer: a browser sets
+    paragraphs a blank line apart, and where most of them are a line long (a chat's messages, a
+    ticket's comments, a day's heading over its one line) the step from one paragraph to the
+    next is the commonest; as the pitch, it would join the paragraphs into one block."""
+    usual = _most_common_within(counter, _PITCH_TOLERANCE)
+    lines = Counter({step: n for step, n in counter.items()
+                     if size <= step <= _MAX_LINE_HEIGHT * size and usual - step >= 0.9 * size})
+    return _most_common_within(lines, _PITCH_TOLERANCE) if lines else usual
 
 
 def _most_common_within(counter: Counter, tolerance: float) -> float:
