@@ -28,8 +28,10 @@ SHAPES = ROOT / "benchmarks" / "segment_shapes"
 
 
 def _plain(heading: str) -> str:
-    """A heading without Markdown's marks, as a renderer prints it ("<a@b.org>" as "a@b.org")."""
-    return " ".join(re.sub(r"[*#_`<>]", "", heading).split()).lower()
+    """A heading without Markdown's marks, as a renderer prints it ("<a@b.org>" as "a@b.org"),
+    nor an emoji's presentation selector (U+FE0F), which is invisible and which a PDF's text
+    may drop ("🗓️" printed as "🗓")."""
+    return " ".join(re.sub(r"[*#_`<>\ufe0e\ufe0f]", "", heading).split()).lower()
 
 
 def scored(markdown: Path, renderer: str | None = None) -> tuple[int, int, int]:
