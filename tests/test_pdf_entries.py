@@ -169,3 +169,29 @@ def test_paragraphs_a_line_long_set_a_blank_line_apart_are_apart(tmp_path, backe
         ("Jane Doe (Mar 14, 2024 9:24 AM):", date(2024, 3, 14), "9:24 AM"),
         ("Akira Sato (Mar 15, 2024 10:41 AM):", date(2024, 3, 15), "10:41 AM"),
         ("Marco Rossi (Mar 16, 2024 11:58 PM):", date(2024, 3, 16), "11:58 PM")]
+
+
+@pytest.mark.parametrize("backend", PDF_BACKENDS)
+def test_closed_sections_printed_as_their_summaries_are_dated_items(tmp_path, backend):
+    """Chromium prints an HTML `<details>` closed: its `<summary>` alone, after a disclosure
+    triangle it draws (a summary is a list item whose marker is the triangle), so a log of
+    one section a day prints as a list of its days."""
+    days = ["2024-03-12 - launch", "2024-03-13 - loss plateau at 3.1",
+            "2024-03-14 - restarted after ECC"]
+    pdf = FPDF(format="letter", unit="pt")
+    pdf.add_page()
+    pdf.set_font("Helvetica", "B", 22)
+    pdf.cell(0, 26, "mist-13b training log", new_x="LMARGIN", new_y="NEXT")
+    pdf.set_font("Helvetica", size=11)
+    pdf.ln(11)
+    pdf.cell(0, 12.8, "Click a day to expand.", new_x="LMARGIN", new_y="NEXT")
+    pdf.ln(11)
+    for day in days:
+        y = pdf.get_y()
+        pdf.polygon([(42, y + 2.8), (48.2, y + 6.4), (42, y + 10.1)], style="F")  # ▸, 7.3 tall
+        pdf.set_x(53.6)
+        pdf.cell(0, 12.8, day, new_x="LMARGIN", new_y="NEXT")
+    path = tmp_path / "log.pdf"
+    pdf.output(str(path))
+    assert [(e.heading, str(e.date)) for e in segment(read(path, backend))][-3:] == [
+        (day, day[:10]) for day in days]

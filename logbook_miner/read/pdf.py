@@ -62,7 +62,9 @@ _SAME_COLUMN = 2.0  # points: cells that start (or end) this close are in one co
 _SAME_GAP = 0.1  # font sizes: gaps this close in width are one justified line's spaces
 # a list item's marker
 _ITEM_MARK = re.compile(r"[-*•◦▪‣⁃∙·\uf0b7\uf0a7]|\(?\d{1,3}[.)]|\(?[a-z][.)]")
-_MARK_SIZE = (0.15, 0.6)  # font sizes: the least side and the most of a bullet drawn as a shape
+# font sizes: the least side and the most of a bullet drawn as a shape (Chromium's disclosure
+# triangle of a closed <details>, whose <summary> is a list item, is 0.66 tall)
+_MARK_SIZE = (0.15, 0.7)
 _CLOSING = frozenset(".!?:;)]}\"'”’|*`")  # a line ending in one may end its paragraph
 _ROW_STEP = 1.5  # a step this many times a table's first between rows ends the table
 _PITCH_TOLERANCE = 0.15  # points: line steps this close are one step measured twice
@@ -303,9 +305,10 @@ def _unbulleted(text: str) -> str:
 
 def with_bullets(lines: list[PdfLine], shapes: list[Box]) -> list[PdfLine]:
     """Lines with a list's bullet that the renderer drew as a shape (Chromium draws discs,
-    circles and squares, no glyph) marked as `marked_item` marks a glyph's: a small shape,
-    about square, just left of a line's first word and level with it. (Marks are looked up
-    by height: a vector plot draws thousands of small squares.)"""
+    circles, squares and a closed section's disclosure triangle, no glyph) marked as
+    `marked_item` marks a glyph's: a small shape, about square, just left of a line's first
+    word and level with it. (Marks are looked up by height: a vector plot draws thousands of
+    small squares.)"""
     sizes = [line.size for line in lines if line.size]
     if not sizes:
         return lines
