@@ -142,3 +142,26 @@ def test_a_ticket_comments_separator_line_run_into_its_comment_heads_it():
                            "11:47")]
     assert segment(doc)[0].text == (
         "Run 7b-v2 crashed at step 12,400; restarted from 12k. --- see below --- will watch.")
+
+
+def test_bracketed_bylines_over_their_messages_run_into_one_paragraph_head_them_again():
+    """A Teams copy's "[14/03/2024 09:12] Jane Doe" stood on its own line over the message; run
+    into one printed paragraph, each byline's name is as long as the names that recur."""
+    doc = _printed(["[14/03/2024 09:12] Jane Doe Run paused at step 22,400 for maintenance on the",
+                    "storage cluster. [14/03/2024 14:47] Ken Nakamura Storage is back. Relaunched",
+                    "from 22,000. [15/03/2024 08:03] Jane Doe Two nodes dropped overnight with Xid",
+                    "79."])
+    assert _read(doc) == [("[14/03/2024 09:12] Jane Doe", date(2024, 3, 14), "09:12"),
+                          ("[14/03/2024 14:47] Ken Nakamura", date(2024, 3, 14), "14:47"),
+                          ("[15/03/2024 08:03] Jane Doe", date(2024, 3, 15), "08:03")]
+    assert segment(doc)[1].text == "Storage is back. Relaunched from 22,000."
+
+
+def test_a_stamp_over_notes_that_open_with_capitalised_words_keeps_them_in_its_heading():
+    """Not every note opens with a name: the stamps stood alone, and no name is cut off."""
+    doc = _printed(["[11/03/2024 19:40] Vireo Slack says the job is up. [12/03/2024 03:15] PDU B",
+                    "tripped in row 4. [13/03/2024 02:50] Vireo Slack reports a loss spike."])
+    assert [h for h, _, _ in _read(doc)] == [
+        "[11/03/2024 19:40] Vireo Slack says the job is up.",
+        "[12/03/2024 03:15] PDU B tripped in row 4.",
+        "[13/03/2024 02:50] Vireo Slack reports a loss spike."]

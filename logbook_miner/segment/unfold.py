@@ -10,7 +10,8 @@ again where the author's broke:
   ("[", "--- Day changed Fri "), clock and separator ("] ", " - ") alike, where the document
   has two or more (with no separator, two or more inside paragraphs) and one stands inside a
   printed line; not a date named in brackets, nor, with no separator, one after a word that
-  makes it a sentence's ("resumed from 2024-03-12 09:00");
+  makes it a sentence's ("resumed from 2024-03-12 09:00"); and after a bracketed stamp's name
+  where every note opens with one ("[14/03/2024 09:12] Jane Doe" over its message);
 - before each later byline of a paragraph that opens with one (its name the word before its
   dash, or the capitalised words ending there), and after every byline, where its message
   starts;
@@ -76,14 +77,54 @@ def unfolded(lines: list[Line], dayfirst: bool, wrapped: bool) -> list[Line]:
     later = [list(_stamps_in(text, kinds, dayfirst)) if text else [] for text in texts]
     inside = Counter(stamp for found in later for _, stamp in found)
     count = Counter(opening) + inside
+    # each paragraph's notes (where each starts, its stamp): a stamp with no separator breaks
+    # where the document has a run of them inside its paragraphs
+    notes = [[(at, stamp) for at, stamp in ([(0, first)] if first else []) + found
+              if count[stamp] >= 2 and (stamp.separator or inside[stamp] >= 2)]
+             for first, found in zip(opening, later, strict=True)]
+    names = _names_after_stamps(texts, notes, dayfirst)
     out: list[Line] = []
-    for paragraph, (starts, text), found in zip(paragraphs, joined, later, strict=True):
+    for paragraph, (starts, text), note in zip(paragraphs, joined, notes, strict=True):
         breaks = _breaks(text, dayfirst) if text else None
-        if breaks is None:  # a stamp with no separator breaks where the document has a run
-            breaks = [at for at, stamp in found              # of them inside its paragraphs
-                      if count[stamp] >= 2 and (stamp.separator or inside[stamp] >= 2)]
-        out += _split(paragraph, starts, text, breaks, wrapped)
+        if breaks is None:
+            breaks = [at for at, _ in note] + [
+                end for at, _ in note if (end := names.get((text, at)))]
+        out += _split(paragraph, starts, text, sorted(breaks), wrapped)
     return out
+
+
+def _names_after_stamps(texts: list[str], notes: list[list[tuple[int, _Stamp]]],
+                        dayfirst: bool) -> dict[tuple[str, int], int]:
+    """Where the name ends after each bracketed stamp of a run of notes whose bylines stood on
+    their own line over the message ("[14/03/2024 09:12] Jane Doe" / "job died ...", a Teams
+    copy's): by (text, note's start). A name is two or three capitalised words, and as the
+    message may open with one too, its length is the one the names that head two or more of
+    the document's notes have ("Jane Doe", "Fischer, Lena"); none unless every note opens with
+    a name so long and one of them recurs."""
+    after: dict[tuple[str, int], tuple[int, list[str]]] = {}
+    for text, note in zip(texts, notes, strict=True):
+        for at, stamp in note:
+            when = dates.leading_when(text[at:at + _WINDOW], dayfirst)
+            if when is None or stamp.separator != "]":
+                continue
+            start = at + when.end + len(_SEPARATOR.match(text, at + when.end).group())
+            after[text, at] = (start, text[start:start + _WINDOW].split()[:_MAX_NAME_WORDS])
+    heads = Counter(tuple(words[:n]) for _, words in after.values()
+                    for n in (2, 3) if _is_name(words[:n]))
+    lengths = Counter(n for _, words in after.values() for n in (3, 2)
+                      if heads[tuple(words[:n])] >= 2 and _is_name(words[:n]))
+    n = lengths.most_common(1)[0][0] if lengths else 0
+    if not n or not all(_is_name(words[:n]) and len(words) > n for _, words in after.values()):
+        return {}  # (a stamp alone over notes, some of which open with a name: "Vireo Slack")
+    return {key: start + len(" ".join(words[:n])) for key, (start, words) in after.items()}
+
+
+def _is_name(words: list[str]) -> bool:
+    """Words that may be a person's name: capitalised, a comma only after the first ("Fischer,
+    Lena"), none ending a sentence or a byline's colon."""
+    return len(words) >= 2 and all(
+        word[0].isupper() and word[1:].replace("-", "").replace("'", "").isalpha()
+        for word in (w.removesuffix(",") if k == 0 else w for k, w in enumerate(words)))
 
 
 def _paragraphs(lines: list[Line]) -> Iterator[list[Line]]:
