@@ -37,6 +37,9 @@ from logbook_miner.segment.entries import segment
     ("The first of April", (None, 4, 1)),
     ("the twenty-first of March, 2024", (2024, 3, 21)),
     ("a third of March's budget", None),  # a share, not the 3rd: a day in words follows "the"
+    # a day in words that modifies a noun is no date; one a clause goes on after is
+    ("Notes on the first of March incident", None),
+    ("On the first of March we restarted from step 40k", (None, 3, 1)),
     ("May the 4 runs crashed", None),  # a figure after "the" needs its ordinal
     # the day must end the date: a modal "May" and a word after "the" are none
     ("May the second run reuse the first run's cache? Asked Priya.", None),
@@ -669,3 +672,15 @@ def test_lines_inside_a_note_stay_its_text(tmp_path, text, expected):
 
 def test_a_two_digit_year_00_is_read_without_error():
     assert not reads_dayfirst(["01/02/00 - test line from the old template", "03/04/2024 - up"])
+
+
+
+def test_a_heading_naming_an_incident_by_its_day_in_words_is_undated(tmp_path):
+    """"the first of March incident" names the incident; "The first of April" alone is a day."""
+    notes = tmp_path / "notes.md"
+    notes.write_text("# Run notes, sparrow-3b\n\n## 2024-02-28\n\nLaunched on 32 nodes.\n\n"
+                     "## Notes on the first of March incident\n\nNCCL hang on rank 17.\n\n"
+                     "## The first of April\n\nRestarted from 40k.\n", encoding="utf-8")
+    assert [(e.heading, e.date) for e in segment(read(notes))] == [
+        ("2024-02-28", date(2024, 2, 28)), ("Notes on the first of March incident", None),
+        ("The first of April", date(2024, 4, 1))]

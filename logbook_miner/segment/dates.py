@@ -61,6 +61,11 @@ _DAY_WORD = rf"(?P<dayword>(?i:{'|'.join(sorted(DAY_WORDS, key=len, reverse=True
 _YEAR_AFTER = r"(?:,?\s+(?P<year>(?:19|20)\d\d)\b)?"
 # what may follow a day that ends its date: the end, punctuation, a clock ("at 9", "14:00")
 _DAY_ENDS = r"(?=\s*(?:$|[^\w\s]|[0-2]?\d[:.h][0-5]\d|(?:at|@)\s*\d))"
+# a word after a date that ends it as a clause goes on, as no noun the date modifies would: a
+# pronoun, an article, a preposition, a conjunction, a verb's auxiliary
+_CLAUSE_GOES_ON = (r"(?=\s+(?i:i|we|he|she|they|it|you|the|a|an|our|my|their|his|her|and|or|"
+                   r"but|when|while|as|after|before|until|to|in|on|at|for|from|with|was|were|"
+                   r"is|are|had|has|have|will|would)\b)")
 _NEEDS: dict[re.Pattern, str] = {}  # a date regex -> a text every text it matches holds
 
 
@@ -109,7 +114,10 @@ DATE_PATTERNS = [
     # run reuse ...", "May the 4th checkpoint" are none)
     _needing("the", rf"\b{_MONTH}\s+the\s+(?:(?P<day>[0-3]?\d)(?:st|nd|rd|th)|{_DAY_WORD})\b"
              rf"(?:,?\s+(?P<year>(?:19|20)\d\d)\b|{_DAY_ENDS})"),
-    _needing(" of ", rf"(?<=\b[Tt]he\s){_DAY_WORD}\s+of\s+{_MONTH}\b,?{_YEAR_AFTER}"),
+    # ... and its month ends it too, or a word that no noun it modifies is: "the first of March
+    # incident" names an incident, "on the first of March we restarted" a day
+    _needing(" of ", rf"(?<=\b[Tt]he\s){_DAY_WORD}\s+of\s+{_MONTH}\b"
+             rf"(?:,?\s+(?P<year>(?:19|20)\d\d)\b|{_DAY_ENDS}|{_CLAUSE_GOES_ON})"),
     _needing("-", rf"\b{_DAY}-{_MONTH}-(?P<year>(?:19|20)?\d\d)\b"),  # 4-Mar-2023, 04-Mar-23
     # 17/11/2021, 11/17/21, 03-04-2023, 17.11.2021 (a dashed or dotted date needs four year
     # digits: 3-4-21 is a range, 2.4.21 a version, and a dashed one a year before 2040:
