@@ -165,3 +165,16 @@ def test_a_stamp_over_notes_that_open_with_capitalised_words_keeps_them_in_its_h
         "[11/03/2024 19:40] Vireo Slack says the job is up.",
         "[12/03/2024 03:15] PDU B tripped in row 4.",
         "[13/03/2024 02:50] Vireo Slack reports a loss spike."]
+
+
+def test_a_line_underlined_by_a_row_of_symbols_run_into_its_paragraph_heads_it():
+    """Markdown runs "Monday 25 March 2024" / "++++++++++++++++++++" / text into one paragraph;
+    a row of another length is the text's ("loss ++++ fine")."""
+    doc = _printed(["Monday 25 March 2024 ++++++++++++++++++++ Weekend run clean, 2 auto-restarts",
+                    "(both ECC on gpu-a040)."],
+                   ["Tuesday 26 March 2024 +++++ loss flat, all fine."])
+    assert [(e.heading, e.date) for e in segment(doc)] == [
+        ("Monday 25 March 2024", date(2024, 3, 25)),
+        ("Tuesday 26 March 2024 +++++ loss flat, all fine.", date(2024, 3, 26))]
+    assert segment(doc)[0].text.endswith(
+        "Weekend run clean, 2 auto-restarts (both ECC on gpu-a040).")

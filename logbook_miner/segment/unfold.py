@@ -15,6 +15,8 @@ again where the author's broke:
 - before each later byline of a paragraph that opens with one (its name the word before its
   dash, or the capitalised words ending there), and after every byline, where its message
   starts;
+- around a row of one symbol as long as the words opening the paragraph, which it underlined
+  ("Monday 25 March 2024" over "++++++++++++++++++++", a plain-text writer's heading);
 - after a separator line that frames who wrote and when between rules ("--- comment by jdoe,
   2024-03-14 09:12 ---") and opens a paragraph, and before each later one;
 - before each field of a mail's header, and after a mail client's "On ... wrote:".
@@ -32,6 +34,7 @@ from collections import Counter
 from collections.abc import Iterator
 
 from ..models import Line, body_size
+from ..read.text import underline_level
 from . import dates
 from .mail import MAIL_FIELDS, MBOX_SEPARATOR
 
@@ -45,6 +48,8 @@ _CLASSES = {"digits": r"\d+", "letters": r"[^\W\d_]+", "space": r"\s+"}
 _SPACE = re.compile(r"\s+")
 _LIST_ITEM = re.compile(r"\s*(?:[-*+\u2022]|\d{1,3}[.)])\s")
 _MAX_LEAD = 40  # characters before a stamp's date: "--- Day changed Thu "
+_MAX_UNDERLINED = 80  # characters: the longest line a row of symbols underlines as a heading
+_UNDERLINE_SLACK = 2  # characters: a row under a line is that much shorter or longer at most
 _MAX_NAME_WORDS = 3  # a byline's name: "mayaz", "Maya Zhang", "Ana Lucia Souza"
 _SEPARATOR = re.compile(r"[\]\)>]?\s*(?:[-–—:|,]\s)?")  # after a stamp: "] ", " - ", " – "
 _DASHES = re.compile(r"[–—]")
@@ -53,6 +58,8 @@ _MAIL_FIELD = re.compile(rf"\s(?=(?i:{'|'.join(sorted(MAIL_FIELDS, key=len, reve
 # Priya <p@x.org> wrote:"
 _ATTRIBUTION = re.compile(r"(?:^|(?<=[.!?:]\s))On\s.{10,160}?\swrote:(?=\s|$)")
 _BYLINE_DASH = re.compile(r"\s[—–]\s")
+# a row of one symbol after a paragraph's first words: "Monday 25 March 2024 ++++++++ ..."
+_ROW = re.compile(r"\s(?P<row>([^\w\s])\2{4,})(?=\s)")  # (five or more: "Ok --- fine" is none)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -191,7 +198,8 @@ def _opening_stamp(text: str, dayfirst: bool) -> _Stamp | None:
 
 
 def _breaks(text: str, dayfirst: bool) -> list[int] | None:
-    """Where a mail's or a chat's lines began in a paragraph's text; None if it is neither."""
+    """Where a mail's, a chat's or an underlined heading's lines began in a paragraph's text;
+    None if it is none of them."""
     if (text.startswith(("From:", "Date:")) or MBOX_SEPARATOR.match(text)) and (
             _MAIL_FIELD.search(text)):
         return [m.end() for m in _MAIL_FIELD.finditer(text)]
@@ -199,6 +207,10 @@ def _breaks(text: str, dayfirst: bool) -> list[int] | None:
                     if dates.leading_when(text[m.start() + 3:m.end()], dayfirst)]
     if attributions:
         return sorted({at for m in attributions for at in (m.start(), m.end()) if at})
+    row = _ROW.search(text, 0, _MAX_UNDERLINED + 2)  # as long as the line: a plain-text writer's
+    if row and underline_level(row["row"], text[:row.start()], True) is not None and (  # heading
+            abs(len(row["row"]) - row.start()) <= _UNDERLINE_SLACK):
+        return [row.start(), row.end()]
     framed = dates.framed_lines(text, dayfirst)
     if framed and framed[0][0] == 0:
         return sorted({at for span in framed for at in span if 0 < at < len(text)})
