@@ -210,6 +210,23 @@ def test_where_no_heading_writes_a_year(tmp_path):
     assert heading_when("1/2 of the nodes") is None
 
 
+def test_days_named_under_a_month_and_in_words(tmp_path):
+    """A ranked list under a heading that names its month among other words is no month's days;
+    a run's own week numbers leave a weekday that fits its date dated; a day in words is a date
+    unless a noun it modifies follows."""
+    notes = tmp_path / "notes.md"
+    notes.write_text("# sparrow-3 notes\n\nRun is healthy.\n\n## Top issues, March 2024\n\n"
+                     "- 1: NCCL timeouts on rank 17\n- 2: ECC errors on n12\n", encoding="utf-8")
+    assert [(e.heading, e.date) for e in segment(read(notes))][1:] == [
+        ("Top issues, March 2024", None)]
+    notes.write_text("# 70B run log — March 2025\n\n## Week 1 · Tue 4\n\nlaunched\n\n"
+                     "## Week 2 · Tue 11\n\nquiet\n", encoding="utf-8")
+    assert [e.date for e in segment(read(notes))] == [date(2025, 3, 4), date(2025, 3, 11)]
+    assert [(d.month, d.day) for d in find_dates("On the first of March Priya restarted it.")] == [
+        (3, 1)]
+    assert find_dates("Notes on the first of March incident") == []
+
+
 def test_a_mails_sender_is_its_author_and_its_subject_names_its_run(tmp_path):
     """From: gives the author ("[ALERT]", a list's tag, is none); the subject the run id."""
     mails = tmp_path / "thread.md"

@@ -164,6 +164,10 @@ def test_markdown_bold_lines_standing_alone_are_headings_as_in_word(tmp_path):
     # beside headings a bold line is emphasis; beside date-led lines it takes none of them
     titled = "## Week 1\n\nRan.\n\n**TL;DR: the run diverged at 40k.**\n\nMore.\n"
     assert [e.heading for e in entries_of(tmp_path, "titled.md", titled)] == ["Week 1"]
+    # a short label over Markdown's usual "~~~" fence is no underlined heading
+    fenced = ("## 2024-03-14\n\nJob died.\n\nLog:\n~~~\nRuntimeError: NCCL timeout\n~~~\n\n"
+              "## 2024-03-15\n\nQuiet night.\n")
+    assert [e.date.day for e in entries_of(tmp_path, "fenced.md", fenced)] == [14, 15]
     # under the document's title alone, bold lines still title its entries; "14/3 (Fri)" says
     # the days come first, so "4/3 (Tue)" is 4 March, a Tuesday in 2025
     nights = ("# kestrel nights\n\nyr 2025. my abbrevs: n=node s=step\n\n**3/3 (Mon) nights**\n\n"

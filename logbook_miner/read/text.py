@@ -49,7 +49,7 @@ _UNDERLINE = {"=": 1, "-": 2}  # a line underlined with ===/--- is a heading of 
 # writer's underline too ("Thursday 14 March 2024" / "****", "~~~~", "++++", as reStructuredText
 # adorns a section): a heading of the level "---" gives, whichever symbol the writer picked
 _ADORNMENT = "*+~^_:"
-_ADORNMENT_SLACK = 2
+ADORNMENT_SLACK = 2  # characters: an underline is that much shorter or longer than its line at most
 # a LaTeX sectioning command is a heading of its depth, titled by its braces' text: a notebook
 # kept as LaTeX source ("\section*{14 March 2024}", "\subsection[Run 12]{Run 12}\label{r12}")
 _LATEX_LEVEL = {"chapter": 1, "section": 2, "subsection": 3, "subsubsection": 4, "paragraph": 5}
@@ -93,7 +93,9 @@ def underline_level(row: str, above: str, above_opens: bool) -> int | None:
     if stripped[0] in _UNDERLINE:
         return _UNDERLINE[stripped[0]]
     title = above.strip()
+    if stripped == "~~~":  # Markdown's usual fence ("Log:" over a fenced trace), no underline
+        return None
     if (stripped[0] in _ADORNMENT and above_opens and any(c.isalnum() for c in title)
-            and abs(len(stripped) - len(title)) <= _ADORNMENT_SLACK):
+            and abs(len(stripped) - len(title)) <= ADORNMENT_SLACK):
         return _UNDERLINE["-"]
     return None

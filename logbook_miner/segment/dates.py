@@ -61,11 +61,13 @@ _DAY_WORD = rf"(?P<dayword>(?i:{'|'.join(sorted(DAY_WORDS, key=len, reverse=True
 _YEAR_AFTER = r"(?:,?\s+(?P<year>(?:19|20)\d\d)\b)?"
 # what may follow a day that ends its date: the end, punctuation, a clock ("at 9", "14:00")
 _DAY_ENDS = r"(?=\s*(?:$|[^\w\s]|[0-2]?\d[:.h][0-5]\d|(?:at|@)\s*\d))"
-# a word after a date that ends it as a clause goes on, as no noun the date modifies would: a
-# pronoun, an article, a preposition, a conjunction, a verb's auxiliary
-_CLAUSE_GOES_ON = (r"(?=\s+(?i:i|we|he|she|they|it|you|the|a|an|our|my|their|his|her|and|or|"
-                   r"but|when|while|as|after|before|until|to|in|on|at|for|from|with|was|were|"
-                   r"is|are|had|has|have|will|would)\b)")
+# what a date in words may modify, as a noun after it: "the first of March incident" names an
+# incident, not a day ("on the first of March Priya restarted" names a day)
+_MODIFIED_NOUN = (r"(?!\s+(?i:incidents?|outages?|crash(?:es)?|failures?|runs?|restarts?|spikes?|"
+                  r"maintenance|meetings?|release|deadline|checkpoints?|launch|post-?mortems?|"
+                  r"reviews?|reports?|updates?|changes?|upgrades?|migrations?|windows?|events?|"
+                  r"issues?|problems?|notes|sync|call|memo|jobs?|rollbacks?|divergence|"
+                  r"retro(?:spective)?)\b)")
 _NEEDS: dict[re.Pattern, str] = {}  # a date regex -> a text every text it matches holds
 
 
@@ -114,10 +116,10 @@ DATE_PATTERNS = [
     # run reuse ...", "May the 4th checkpoint" are none)
     _needing("the", rf"\b{_MONTH}\s+the\s+(?:(?P<day>[0-3]?\d)(?:st|nd|rd|th)|{_DAY_WORD})\b"
              rf"(?:,?\s+(?P<year>(?:19|20)\d\d)\b|{_DAY_ENDS})"),
-    # ... and its month ends it too, or a word that no noun it modifies is: "the first of March
-    # incident" names an incident, "on the first of March we restarted" a day
+    # ... and its month ends it too, but for a noun it modifies: "the first of March incident"
+    # names an incident, "on the first of March we restarted" a day
     _needing(" of ", rf"(?<=\b[Tt]he\s){_DAY_WORD}\s+of\s+{_MONTH}\b"
-             rf"(?:,?\s+(?P<year>(?:19|20)\d\d)\b|{_DAY_ENDS}|{_CLAUSE_GOES_ON})"),
+             rf"(?:,?\s+(?P<year>(?:19|20)\d\d)\b|{_DAY_ENDS}|{_MODIFIED_NOUN})"),
     _needing("-", rf"\b{_DAY}-{_MONTH}-(?P<year>(?:19|20)?\d\d)\b"),  # 4-Mar-2023, 04-Mar-23
     # 17/11/2021, 11/17/21, 03-04-2023, 17.11.2021 (a dashed or dotted date needs four year
     # digits: 3-4-21 is a range, 2.4.21 a version, and a dashed one a year before 2040:
@@ -395,16 +397,25 @@ def year_or_month(text: str) -> tuple[int | None, int | None] | None:
 def day_under(text: str, year: int | None, month: int) -> When | None:
     """The date of a heading that is only a day ("14", "Thu 14th", "W11 · Thu 14") in the month
     (and year, if written) the headings above it name; None for another heading, a day the
-    month has not, or one its week's number says is in another month (a "W14 · Tue 1" under
-    "March 2025" is April's)."""
+    month has not, or one its ISO week's number and weekday both say is in another month (a
+    "W14 · Tue 1" under "March 2025" is April's; a run's own "Week 1 · Tue 4" whose weekday
+    fits is the 4th)."""
     day = _DAY_ALONE.fullmatch(text)
     if day is None or not _exists(year, month, int(day["day"])):
         return None
-    if day["week"] and year and date(year, month, int(day["day"])).isocalendar().week != int(
-            day["week"]):
-        return None
+    if day["week"] and year:
+        there = date(year, month, int(day["day"]))
+        if there.isocalendar().week != int(day["week"]) and _weekday(day) != there.weekday():
+            return None
     found = DateMatch(year, month, int(day["day"]), day.start(), day.end(), weekday=_weekday(day))
     return When(found, end=day.end())
+
+
+def names_only_a_month(text: str) -> bool:
+    """Whether a heading names a month (its year or not) and nothing else: "March 2024", over
+    one list item a day, not "Top issues, March 2024" over a ranked list."""
+    named = _YEAR_OR_MONTH.fullmatch(text)
+    return bool(named and named["mon"])
 
 
 def day_led(text: str, year: int | None, month: int) -> When | None:

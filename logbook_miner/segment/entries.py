@@ -289,7 +289,7 @@ def _date_days_by_headings_above(heads: list[_Heading], dayfirst: bool = False,
         if named := dates.year_or_month(head.text):
             above.append((head.level, *named))
             year, month = _calendar(above)
-            if month is not None:
+            if month is not None and dates.names_only_a_month(head.text):
                 months[head.index] = (year, month)
             continue
         year, month = _calendar(above)

@@ -34,7 +34,7 @@ from collections import Counter
 from collections.abc import Iterator
 
 from ..models import Line, body_size
-from ..read.text import underline_level
+from ..read.text import ADORNMENT_SLACK, underline_level
 from . import dates
 from .mail import MAIL_FIELDS, MBOX_SEPARATOR
 
@@ -49,7 +49,6 @@ _SPACE = re.compile(r"\s+")
 _LIST_ITEM = re.compile(r"\s*(?:[-*+\u2022]|\d{1,3}[.)])\s")
 _MAX_LEAD = 40  # characters before a stamp's date: "--- Day changed Thu "
 _MAX_UNDERLINED = 80  # characters: the longest line a row of symbols underlines as a heading
-_UNDERLINE_SLACK = 2  # characters: a row under a line is that much shorter or longer at most
 _MAX_NAME_WORDS = 3  # a byline's name: "mayaz", "Maya Zhang", "Ana Lucia Souza"
 _SEPARATOR = re.compile(r"[\]\)>]?\s*(?:[-–—:|,]\s)?")  # after a stamp: "] ", " - ", " – "
 _DASHES = re.compile(r"[–—]")
@@ -115,15 +114,20 @@ def _names_after_stamps(texts: list[str], notes: list[list[tuple[int, _Stamp]]],
             if when is None or stamp.separator != "]":
                 continue
             start = at + when.end + len(_SEPARATOR.match(text, at + when.end).group())
-            after[text, at] = (start, text[start:start + _WINDOW].split()[:_MAX_NAME_WORDS])
+            # (a word past the longest name: a name is followed by its message)
+            after[text, at] = (start, text[start:start + _WINDOW].split()[:_MAX_NAME_WORDS + 1])
     heads = Counter(tuple(words[:n]) for _, words in after.values()
                     for n in (2, 3) if _is_name(words[:n]))
     lengths = Counter(n for _, words in after.values() for n in (3, 2)
                       if heads[tuple(words[:n])] >= 2 and _is_name(words[:n]))
-    n = lengths.most_common(1)[0][0] if lengths else 0
-    if not n or not all(_is_name(words[:n]) and len(words) > n for _, words in after.values()):
-        return {}  # (a stamp alone over notes, some of which open with a name: "Vireo Slack")
-    return {key: start + len(" ".join(words[:n])) for key, (start, words) in after.items()}
+    # the length most names have that every note opens with (of two as common, the longer
+    # first: "Ana Lucia Souza"; then the shorter, where a message's first word is not capitalised:
+    # "Jane Doe Restarted ..." twice over "Ken Nakamura storage is back"); none if no length
+    # fits every note (a stamp alone over notes, some of which open with a name: "Vireo Slack")
+    for n in sorted(lengths, key=lambda length: (-lengths[length], -length)):
+        if all(_is_name(words[:n]) and len(words) > n for _, words in after.values()):
+            return {key: start + len(" ".join(words[:n])) for key, (start, words) in after.items()}
+    return {}
 
 
 def _is_name(words: list[str]) -> bool:
@@ -209,7 +213,7 @@ def _breaks(text: str, dayfirst: bool) -> list[int] | None:
         return sorted({at for m in attributions for at in (m.start(), m.end()) if at})
     row = _ROW.search(text, 0, _MAX_UNDERLINED + 2)  # as long as the line: a plain-text writer's
     if row and underline_level(row["row"], text[:row.start()], True) is not None and (  # heading
-            abs(len(row["row"]) - row.start()) <= _UNDERLINE_SLACK):
+            abs(len(row["row"]) - row.start()) <= ADORNMENT_SLACK):
         return [row.start(), row.end()]
     framed = dates.framed_lines(text, dayfirst)
     if framed and framed[0][0] == 0:
