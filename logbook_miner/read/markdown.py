@@ -39,10 +39,8 @@ def read_markdown(path: Path, text: str) -> Document:
     # "**3/3 (Mon) nights**" titles a night, and so does each bold line after it; a lone
     # "**2. Next steps**" under "# 2024-03-05 Training log" stays emphasis)
     headings = [token.tag for token in tokens if token.type == "heading_open"]
-    bold_lines = sum(1 for i, token in enumerate(tokens) if token.level == 0
-                     and token.map and token.map[1] - token.map[0] == 1
-                     and _bold_paragraph(tokens, i))
-    titled = bool(headings) and (headings != ["h1"] or bold_lines < 2)
+    titled = bool(headings) and (headings != ["h1"] or sum(
+        _bold_line(tokens, i) for i, token in enumerate(tokens) if token.level == 0) < 2)
     for i, token in enumerate(tokens):
         if token.level != 0 or token.map is None or token.nesting == -1:
             continue
@@ -50,7 +48,7 @@ def read_markdown(path: Path, text: str) -> Document:
         if token.type == "heading_open":
             heading = " ".join(tokens[i + 1].content.split())
             lines.append(Line(heading, level=int(token.tag[1])))
-        elif not titled and _bold_paragraph(tokens, i) and last - first == 1:
+        elif not titled and _bold_line(tokens, i):
             lines.append(Line(tokens[i + 1].content.strip()[2:-2].strip(), bold=True))
         elif token.type in ("fence", "code_block"):
             lines.extend(Line(code.rstrip(), code=True) for code in token.content.split("\n")[:-1])
@@ -132,9 +130,11 @@ def _text_of(html_text: str) -> str:
     return " ".join(html.unescape(_TAG.sub("", html_text)).split())
 
 
-def _bold_paragraph(tokens: list, i: int) -> bool:
-    """Whether tokens[i] opens a paragraph whose one inline run is a single strong span."""
-    if tokens[i].type != "paragraph_open":
+def _bold_line(tokens: list, i: int) -> bool:
+    """Whether tokens[i] opens a one-line paragraph whose one inline run is a single strong
+    span."""
+    first, last = tokens[i].map or (0, 0)
+    if tokens[i].type != "paragraph_open" or last - first != 1:
         return False
     children = [child for child in tokens[i + 1].children or []
                 if child.type != "text" or child.content.strip()]
