@@ -119,7 +119,10 @@ CHECK = ("bloom-tr11-176b-prequel", "cpm-live", "opt-175b-56_percent_update",
          "synth-follow-the-sun-handoff-sf-bangalore", "synth-vfx-studio-render-farm-llm-dailies",
          "synth-compute-grant-nonprofit-progress-log",
          "synth-f1-team-race-weekend-ml-debriefs", "synth-jakarta-startup-whatsapp-day-digest",
-         "synth-mlperf-submission-war-diary", "synth-classics-professor-reflective-diary")
+         "synth-mlperf-submission-war-diary", "synth-classics-professor-reflective-diary",
+         "synth-ham-radio-operator-qso-style-log", "synth-kitchen-brigade-ex-chef-ops-notes",
+         "synth-construction-site-diary-style-run-log",
+         "synth-museum-registrar-formal-collection-ai-log")
 # A logbook split in two: entries before the date, or before the entry with this
 # heading, are tune; the rest check.
 SPLITS = {"cpm-live": "2022-10-01", "bloom-tr11-176b-prequel": "main-1"}
