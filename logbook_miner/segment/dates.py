@@ -15,29 +15,48 @@ from datetime import UTC, date, datetime, time
 from itertools import pairwise
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-MONTHS = {
-    name: number
-    for number, names in enumerate(
-        [("jan", "january"), ("feb", "february"), ("mar", "march"), ("apr", "april"),
-         ("may",), ("jun", "june"), ("jul", "july"), ("aug", "august"),
-         ("sep", "sept", "september"), ("oct", "october"), ("nov", "november"),
-         ("dec", "december")],
-        start=1,
-    )
-    for name in names
+# The names of months and weekdays, as data: per language, each month's (each weekday's) forms,
+# short ones too. English writes them capitalised ("Mar", "March"), never in lower case, where
+# "may" and "march" are words; Italian writes them in lower case too ("giovedì 14 marzo 2024").
+# Only forms no English word shares: Italian's short "set" and "ago" are words, so its months
+# are written out in full.
+MONTH_NAMES: dict[str, tuple[tuple[str, ...], ...]] = {
+    "en": (("jan", "january"), ("feb", "february"), ("mar", "march"), ("apr", "april"),
+           ("may",), ("jun", "june"), ("jul", "july"), ("aug", "august"),
+           ("sep", "sept", "september"), ("oct", "october"), ("nov", "november"),
+           ("dec", "december")),
+    "it": (("gennaio",), ("febbraio",), ("marzo",), ("aprile",), ("maggio",), ("giugno",),
+           ("luglio",), ("agosto",), ("settembre",), ("ottobre",), ("novembre",),
+           ("dicembre",)),
 }
-_MONTH = (
-    r"(?P<mon>Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?"
-    r"|Sept?(?:ember)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)\.?"
-)
+WEEKDAY_NAMES: dict[str, tuple[tuple[str, ...], ...]] = {
+    "en": (("mon", "monday"), ("tue", "tues", "tuesday"), ("wed", "wednesday"),
+           ("thu", "thur", "thurs", "thursday"), ("fri", "friday"), ("sat", "saturday"),
+           ("sun", "sunday")),
+    "it": (("lunedì", "lunedi"), ("martedì", "martedi"), ("mercoledì", "mercoledi"),
+           ("giovedì", "giovedi"), ("venerdì", "venerdi"), ("sabato",), ("domenica",)),
+}
+_LOWER_CASE = ("it",)  # the languages that write those names in lower case
+MONTHS = {name: number for names in MONTH_NAMES.values()
+          for number, forms in enumerate(names, start=1) for name in forms}
+WEEKDAYS = {name: number for names in WEEKDAY_NAMES.values()
+            for number, forms in enumerate(names) for name in forms}
+
+
+def _written(table: dict[str, tuple[tuple[str, ...], ...]], languages: Iterable[str]) -> str:
+    """A regex alternation of the names of `table` in `languages` as they are written: each
+    capitalised, and in lower case where the language writes it so (the longest first, so that
+    "March" is not read as its "Mar")."""
+    forms = {written for language in languages for names in table[language] for name in names
+             for written in (name.capitalize(), *((name,) if language in _LOWER_CASE else ()))}
+    return "|".join(sorted(forms, key=lambda form: (-len(form), form)))
+
+
+_MONTH = rf"(?P<mon>{_written(MONTH_NAMES, MONTH_NAMES)})\.?"
 _ORDINAL = r"(?:st|nd|rd|th)?"
 _DAY = rf"(?P<day>[0-3]?\d){_ORDINAL}"
-WEEKDAYS = {name: number
-            for number, name in enumerate(("mon", "tue", "wed", "thu", "fri", "sat", "sun"))}
-
-# a weekday's name, in full or cut short ("Mon", "Tues", "Thurs")
-_WEEKDAY = (r"(?P<weekday>mon(?:day)?|tue(?:s(?:day)?)?|wed(?:nesday)?|thu(?:r(?:s(?:day)?)?)?"
-            r"|fri(?:day)?|sat(?:urday)?|sun(?:day)?)")
+# a weekday's name, in full or cut short ("Mon", "Tues", "Thurs"; "giovedì"), in any case
+_WEEKDAY = rf"(?P<weekday>{'|'.join(sorted(WEEKDAYS, key=lambda name: (-len(name), name)))})"
 _DASH = r"\s*[-\u2013]\s*"
 # a range's end may name its weekday: "Mon 11 – Wed 13 Mar 2024", "Fri 29 Mar – Mon 1 Apr 2024"
 _DASH_TO = rf"{_DASH}(?:(?i:{_WEEKDAY.replace('?P<weekday>', '?:')})\.?,?\s+)?"
@@ -215,7 +234,9 @@ _ZONE = re.compile(r"\s*\(?(?P<zone>Z|[A-Z]{2,5}|UTC[+-]\d{1,2})\)?(?![\w])")
 # weekday, the day's number in a journal (`Day 12 (Mon 6 Mar 2023)`, `Entry #5 - ...`), an IRC
 # log's marker of a new day (`--- Day changed Thu Mar 14 2024`, `--- Log opened ...`).
 # A lone '-' or '*' is a list item.
-_WEEKDAY_LEAD = r"(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]*\.?,?\s+"
+# (an English one capitalised, a name of another language as that language writes it)
+_WEEKDAY_LEAD = (r"(?:(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]*|"
+                 rf"{_written(WEEKDAY_NAMES, set(WEEKDAY_NAMES) - {'en'})})\.?,?\s+")
 _LEAD = re.compile(
     rf"^(?:\s|\*\*|__|#+\s|[\[(<]|=+|~+|-{{2,}}|{_WEEKDAY_LEAD}(?=\w)|"
     r"(?:Day|Week|Entry)\s+#?\d+\b[\s,:.\-\u2013\u2014]*|Day changed\s+|Log opened\s+)*")
@@ -377,7 +398,7 @@ def _exists(year: int | None, month: int, day: int) -> bool:
 def _weekday(m: re.Match) -> int | None:
     """The weekday a date was written with (Monday is 0), if any."""
     name = m.groupdict().get("weekday")
-    return WEEKDAYS[name[:3].lower()] if name else None
+    return WEEKDAYS[name.lower()] if name else None
 
 
 def year_or_month(text: str) -> tuple[int | None, int | None] | None:
