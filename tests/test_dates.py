@@ -511,6 +511,16 @@ def test_italian_names_of_months_and_weekdays_date_a_logbook(tmp_path):
     assert [e.date for e in segment(read(thursday))] == [date(2024, 3, 14), date(2024, 3, 15)]
 
 
+def test_a_date_line_in_capitals_and_bold_italic_opens_an_entry(tmp_path):
+    """"***14 JANUARY 2025***" is a date line set in bold italic, its month written out in
+    capitals: an entry's heading, without its marks."""
+    notes = tmp_path / "pipeline.md"
+    notes.write_text("# RLHF log\n\n***13 JANUARY 2025***\nSFT launched.\n\n"
+                     "***14 JANUARY 2025***\nSFT done.\n", encoding="utf-8")
+    assert [(e.heading, e.date) for e in segment(read(notes))] == [
+        ("13 JANUARY 2025", date(2025, 1, 13)), ("14 JANUARY 2025", date(2025, 1, 14))]
+
+
 
 
 def test_a_heading_that_is_only_a_day_and_month_is_dated(tmp_path):

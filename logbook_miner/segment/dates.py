@@ -16,10 +16,11 @@ from itertools import pairwise
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 # The names of months and weekdays, as data: per language, each month's (each weekday's) forms,
-# short ones too. English writes them capitalised ("Mar", "March"), never in lower case, where
-# "may" and "march" are words; Italian writes them in lower case too ("giovedì 14 marzo 2024").
-# Only forms no English word shares: Italian's short "set" and "ago" are words, so its months
-# are written out in full.
+# short ones too. English writes them capitalised ("Mar", "March"), a month written out in
+# capitals too ("14 MARCH 2024", as a heading in capitals does; a short one, "MAR", "DEC", is as
+# often an acronym or a code), never in lower case, where "may" and "march" are words; Italian
+# writes them in lower case too ("giovedì 14 marzo 2024"). Only forms no English word shares:
+# Italian's short "set" and "ago" are words, so its months are written out in full.
 MONTH_NAMES: dict[str, tuple[tuple[str, ...], ...]] = {
     "en": (("jan", "january"), ("feb", "february"), ("mar", "march"), ("apr", "april"),
            ("may",), ("jun", "june"), ("jul", "july"), ("aug", "august"),
@@ -45,10 +46,12 @@ WEEKDAYS = {name: number for names in WEEKDAY_NAMES.values()
 
 def _written(table: dict[str, tuple[tuple[str, ...], ...]], languages: Iterable[str]) -> str:
     """A regex alternation of the names of `table` in `languages` as they are written: each
-    capitalised, and in lower case where the language writes it so (the longest first, so that
-    "March" is not read as its "Mar")."""
+    capitalised, in capitals if written out (its longest form), and in lower case where the
+    language writes it so (the longest first, so that "March" is not read as its "Mar")."""
     forms = {written for language in languages for names in table[language] for name in names
-             for written in (name.capitalize(), *((name,) if language in _LOWER_CASE else ()))}
+             for written in (name.capitalize(),
+                             *((name.upper(),) if len(name) == max(map(len, names)) else ()),
+                             *((name,) if language in _LOWER_CASE else ()))}
     return "|".join(sorted(forms, key=lambda form: (-len(form), form)))
 
 
@@ -229,16 +232,17 @@ _FRAMED_IN = re.compile(r"(?:^|(?<=\s))(?P<rule>[-=~])(?P=rule){2,}\s+\S.{0,160}
                         r"(?=\s|$)")
 _ZONE = re.compile(r"\s*\(?(?P<zone>Z|[A-Z]{2,5}|UTC[+-]\d{1,2})\)?(?![\w])")
 
-# What may stand before a leading date: space, emphasis, a Markdown '#', a bracket (an
-# Org-mode timestamp's '<' too), a rule of '=' or '~' or '--' (`=== 2021-11-24 ===`), a
-# weekday, the day's number in a journal (`Day 12 (Mon 6 Mar 2023)`, `Entry #5 - ...`), an IRC
-# log's marker of a new day (`--- Day changed Thu Mar 14 2024`, `--- Log opened ...`).
+# What may stand before a leading date: space, emphasis (bold, or bold and italic: "***14
+# JANUARY 2025***"), a Markdown '#', a bracket (an Org-mode timestamp's '<' too), a rule of '='
+# or '~' or '--' (`=== 2021-11-24 ===`), a weekday, the day's number in a journal (`Day 12 (Mon
+# 6 Mar 2023)`, `Entry #5 - ...`), an IRC log's marker of a new day (`--- Day changed Thu Mar 14
+# 2024`, `--- Log opened ...`).
 # A lone '-' or '*' is a list item.
 # (an English one capitalised, a name of another language as that language writes it)
 _WEEKDAY_LEAD = (r"(?:(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]*|"
                  rf"{_written(WEEKDAY_NAMES, set(WEEKDAY_NAMES) - {'en'})})\.?,?\s+")
 _LEAD = re.compile(
-    rf"^(?:\s|\*\*|__|#+\s|[\[(<]|=+|~+|-{{2,}}|{_WEEKDAY_LEAD}(?=\w)|"
+    rf"^(?:\s|\*\*\*?|___?|#+\s|[\[(<]|=+|~+|-{{2,}}|{_WEEKDAY_LEAD}(?=\w)|"
     r"(?:Day|Week|Entry)\s+#?\d+\b[\s,:.\-\u2013\u2014]*|Day changed\s+|Log opened\s+)*")
 # a weekday at the end of the lead, where a date written with it opens ("Mon 3/4")
 _LEADING_WEEKDAY = re.compile(rf"{_WEEKDAY_LEAD}$")

@@ -75,8 +75,9 @@ _MARKED_ITEM = re.compile(r"\s*(?:(?:[-*+]|\d{1,3}[.)]|[a-z][.)]) (?=\S))?")
 _STRUCTURE_BOLD_LEVEL = 7  # a bold line standing alone, where headings have levels, not sizes
 _INDENTED = 2.0  # points or spaces: a line indented this much is a list item or quote
 _MAX_HEADING_CHARS = 250
-# Markdown's bold around words: "**Alice Smith**" (not "2**16", nor "__init__.py")
-_EMPHASIS = re.compile(r"(?<![\w*])(\*\*)(\S(?:.*?\S)?)\*\*(?![\w*])")
+# Markdown's bold (or bold and italic) around words: "**Alice Smith**", "***14 JANUARY 2025***"
+# (not "2**16", nor "__init__.py")
+_EMPHASIS = re.compile(r"(?<![\w*])(\*\*\*?)(\S(?:.*?\S)?)\1(?![\w*])")
 _MAX_STANDALONE_BOLD_CHARS = 120
 _MAX_DATED_LABEL_CHARS = 40  # a bold line that is only a date ("Mon 4 Mar 2024, 09:00 UTC")
 _LEADER_CHARS = ".·…_"
