@@ -241,6 +241,9 @@ def _heading_at(lines: list[Line], i: int, levels: dict, heads: list[_Heading],
     led = when is not None  # (a framed line's date need not open it)
     if when is None and not long and opens and _RULE_LEAD.match(text):
         when = dates.framed_when(text, dayfirst)
+    if when is None and level is None and not long and unindented and starts_block and (
+            tagged := _day_tag_note(lines, i, heads, dayfirst)):
+        when, led = tagged, True
     byline = None
     if when is None and not long and (level is not None or unindented):
         byline = dates.byline_when(text, dayfirst)  # kept if a thread's (`_not_messages`)
@@ -330,6 +333,30 @@ def _over_its_date(lines: list[Line], i: int, dayfirst: bool) -> _Heading | None
         return None  # (a sign-off closing its section: "Handed over by Ana" / "2024-03-04")
     when = dates.When(found.date, found.time, found.timezone)  # no text of the title's
     return _Heading(i, title, _BODY_LEVEL, when, page=lines[i].page, span=2, byline=True)
+
+
+def _day_tag_note(lines: list[Line], i: int, heads: list[_Heading],
+                  dayfirst: bool) -> dates.When | None:
+    """The date of line i if it is a line of tags led by the day's ("#2024_07_01", "#2024-03-14
+    #train"), as a notes app exports notes titled by their day: a note of its own, but for the
+    line of tags under a heading, which dates that heading (`_read_preamble`), unless another
+    such line stands under it before the next styled heading (a heading over several notes)."""
+    text = lines[i].text.strip()
+    if not _day_tag_line(text):
+        return None
+    above = next((j for j in range(i - 1, -1, -1) if lines[j].text.strip()), None)
+    if heads and above is not None and heads[-1].index <= above < heads[-1].index + heads[-1].span:
+        later = (j for j in range(i + 1, len(lines))
+                 if lines[j].level is not None or _day_tag_line(lines[j].text.strip()))
+        nxt = next(later, None)
+        if nxt is None or lines[nxt].level is not None:
+            return None
+    return dates.heading_when(text, dayfirst)
+
+
+def _day_tag_line(text: str) -> bool:
+    """A line of tags led by the day's: "#2024_07_01", "#log/2024-03-14 #train"."""
+    return bool(_TAG_LINE.fullmatch(text)) and bool(_DAY_TAG.fullmatch(text.split()[0]))
 
 
 def _begins_run(lines: list[Line], i: int, dayfirst: bool) -> bool:
