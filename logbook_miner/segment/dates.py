@@ -529,6 +529,23 @@ def leading_when(text: str, dayfirst: bool = False) -> When | None:
     return when_at(text, dates[0])
 
 
+# a date in brackets that ends a line, as a plain-text log writes a note's title, then when:
+# "Restarted after ECC on node17 [30/12/2024 09:12]", "Loss spike (2024-03-14)"
+_BRACKETED_AT_END = re.compile(r"[\[(](?P<inside>[^\[\]()]+)[\])]\s*$")
+
+
+def trailing_when(text: str, dayfirst: bool = False) -> When | None:
+    """The date (and clock, zone) in brackets that ends a line, nothing else in them: "Restarted
+    after ECC on node17 [30/12/2024 09:12]"; None for another line ("Rolled back (to ckpt 2024-
+    03-14 morning)")."""
+    bracket = _BRACKETED_AT_END.search(text)
+    inside = bracket["inside"] if bracket else ""
+    when = leading_when(inside, dayfirst) if bracket else None
+    if when is None or inside[when.end:].strip():
+        return None
+    return moved(when, bracket.start("inside"))
+
+
 def _posting_stamp(text: str, found: DateMatch) -> bool:
     """A date as a mail archive stamps a post: after its weekday, clocked to the second ("Tue
     Oct 8 21:14:03 CEST 2024"; not "last good checkpoint 2024-03-03 22:14:09")."""

@@ -244,6 +244,9 @@ def _heading_at(lines: list[Line], i: int, levels: dict, heads: list[_Heading],
     if when is None and level is None and not long and unindented and starts_block and (
             tagged := _day_tag_note(lines, i, heads, dayfirst)):
         when, led = tagged, True
+    if when is None and level is None and not long and _depth(line) < _INDENTED and (
+            ends := _over_indented_lines(lines, i, dayfirst)):
+        when = ends
     byline = None
     if when is None and not long and (level is not None or unindented):
         byline = dates.byline_when(text, dayfirst)  # kept if a thread's (`_not_messages`)
@@ -359,6 +362,23 @@ def _day_tag_line(text: str) -> bool:
     return bool(_TAG_LINE.fullmatch(text)) and bool(_DAY_TAG.fullmatch(text.split()[0]))
 
 
+def _over_indented_lines(lines: list[Line], i: int, dayfirst: bool) -> dates.When | None:
+    """The date of line i if it ends with its date in brackets and the lines under it are
+    indented, as a plain-text log writes each note: its title and when ("Restarted after ECC on
+    node17 [30/12/2024 09:12]"), then its text indented under it. A list item is none."""
+    below = i + 1
+    if below == len(lines) or lines[below].code or not lines[below].text.strip() or (
+            _depth(lines[below]) < _INDENTED or _ITEM_MARK.match(lines[i].text.strip())):
+        return None
+    return dates.trailing_when(lines[i].text.strip(), dayfirst)
+
+
+def _depth(line: Line) -> float:
+    """How far right a line begins: its indent (a PDF's points, a text's spaces) and the spaces
+    it begins with (a Markdown line keeps them in its text)."""
+    return line.indent + len(line.text) - len(line.text.lstrip())
+
+
 def _begins_run(lines: list[Line], i: int, dayfirst: bool) -> bool:
     """Line i and the line under it are notes led by their date and clock: a run's first note,
     however long (a printed chat export's "[02/04/2024 19:03] hazel: ..." over "[02/04/2024
@@ -417,7 +437,7 @@ def _dated_items(lines: list[Line], heads: list[_Heading], dayfirst: bool,
             text, when = row
         field = _DATE_FIELD.match(line.text.strip())
         if when is not None and (field or _log_line(when, text) == pasted):
-            depth = line.indent + len(line.text) - len(line.text.lstrip())
+            depth = _depth(line)
             head = _Heading(i, text, _BODY_LEVEL, when, page=line.page)
             found.append((depth, head, field is not None, last_text in other))
         last_text = i if line.text.strip() else last_text
