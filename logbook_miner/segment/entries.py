@@ -21,7 +21,11 @@ What an entry is, stated once:
   over a line that is only its date: "Priya moved this card to Done" / "Mar
   14, 2024 at 9:12 AM"); and a mail's header block (From:, Date:, Subject:,
   in an mbox under its "From jdoe@x.org Thu Mar 14 09:12:00 2024"), titled
-  by its Subject. A list item, a log line with seconds, or a date inside a
+  by its Subject; a line of tags led by the day's that opens a block (a
+  notes app's "#2024_07_01"; right under a heading, one alone is that
+  heading's tag line); a line that ends with its date in brackets over
+  indented lines ("Restarted after ECC [30/12/2024 09:12]" / "  node
+  drained ..."). A list item, a log line with seconds, or a date inside a
   title starts nothing; where styled headings carry dates (more than a title
   naming the dates it covers), plain date-led lines are prose. Where no
   heading is dated and the document is only headings and outermost list
