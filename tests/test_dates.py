@@ -492,6 +492,35 @@ def test_a_month_and_day_take_the_year_the_logbook_writes(tmp_path):
         (date(2023, 12, 30), True), (date(2024, 1, 2), True), (date(2024, 1, 5), True)]
 
 
+def test_italian_names_of_months_and_weekdays_date_a_logbook(tmp_path):
+    """Italian writes its months and weekdays in lower case: "### giovedì 14 marzo 2024" is 14
+    March, a line led by "venerdì 15 marzo 2024" is led by its date, and "giovedì 14/3" is a
+    Thursday's day and month that take the year the title writes. English names stay
+    capitalised: "we may 5x the batch" names no day."""
+    notes = tmp_path / "diario.md"
+    notes.write_text("# Diario 2024\n\n### giovedì 14 marzo 2024\n\nnodo r3-n07 sostituito\n\n"
+                     "### lunedì 1 aprile 2024\n\nwe may 5x the batch\n", encoding="utf-8")
+    assert [(e.heading, e.date) for e in segment(read(notes))] == [
+        ("giovedì 14 marzo 2024", date(2024, 3, 14)), ("lunedì 1 aprile 2024", date(2024, 4, 1))]
+    assert leading_when("venerdì 15 marzo 2024 \u2014 loss spike").date.value == date(2024, 3, 15)
+    assert [d.value for d in find_dates("Martedì 12 Marzo 2024, 3 maggio")] == [
+        date(2024, 3, 12), None]
+    thursday = tmp_path / "settimana.md"
+    thursday.write_text("# Diario 2024\n\n## giovedì 14/3\n\nok\n\n## venerdì 15/3\n\nok\n",
+                        encoding="utf-8")
+    assert [e.date for e in segment(read(thursday))] == [date(2024, 3, 14), date(2024, 3, 15)]
+
+
+def test_a_date_line_in_capitals_and_bold_italic_opens_an_entry(tmp_path):
+    """"***14 JANUARY 2025***" is a date line set in bold italic, its month written out in
+    capitals: an entry's heading, without its marks."""
+    notes = tmp_path / "pipeline.md"
+    notes.write_text("# RLHF log\n\n***13 JANUARY 2025***\nSFT launched.\n\n"
+                     "***14 JANUARY 2025***\nSFT done.\n", encoding="utf-8")
+    assert [(e.heading, e.date) for e in segment(read(notes))] == [
+        ("13 JANUARY 2025", date(2025, 1, 13)), ("14 JANUARY 2025", date(2025, 1, 14))]
+
+
 
 
 def test_a_heading_that_is_only_a_day_and_month_is_dated(tmp_path):

@@ -268,6 +268,32 @@ def test_only_a_tag_that_names_the_day_dates_a_note(tmp_path):
         ("Node swap", date(2024, 3, 15))]
 
 
+def test_a_line_of_tags_led_by_the_day_opens_a_note(tmp_path):
+    """A notes app exports notes titled by their day's tag ("#2024_07_01"): each such line opens
+    a note; under a heading, such a line alone is that heading's tag line and dates it."""
+    notes = ("# train-log\n\n#2024_07_01\n#run/vlm-2b kicked off.\n\n#2024_07_02 #infra\n"
+             "Loss plateaued at 1.8.\n\n## Node swap\n\n#2024-07-05\n\nSwapped vl-07.\n")
+    got = entries_of(tmp_path, "bear.md", notes)
+    assert [(e.heading, e.date) for e in got] == [
+        ("#2024_07_01", date(2024, 7, 1)), ("#2024_07_02 #infra", date(2024, 7, 2)),
+        ("Node swap", date(2024, 7, 5))]
+
+
+def test_a_line_ending_in_its_bracketed_date_over_indented_lines_is_a_note(tmp_path):
+    """A plain-text log titles each note with its date in brackets at the line's end, its text
+    indented under it; a line that ends so over a line not indented is prose."""
+    text = ("ops notes\n\nRestarted after ECC on node17 [30/12/2024 09:12]\n"
+            "  node drained, resumed from step 41500.\n"
+            "Loss spike, auto-rollback [31/12/2024 03:47]\n  rolled back to 44000.\n"
+            "Checkpoints are listed in the sheet (2024-12-30)\nnothing else to add.\n")
+    for name in ("ops.md", "ops.txt"):
+        got = entries_of(tmp_path, name, text)
+        assert [(e.heading, e.date, e.time) for e in got] == [
+            ("Restarted after ECC on node17 [30/12/2024 09:12]", date(2024, 12, 30), "09:12"),
+            ("Loss spike, auto-rollback [31/12/2024 03:47]", date(2024, 12, 31), "03:47")]
+        assert "nothing else to add." in got[-1].text
+
+
 def test_dated_links_under_undated_headings_stay_in_their_entry(tmp_path):
     text = ("## Run completed\n\nDone.\n\n- [Nov 17 update](a.md): numerics\n"
             "- [Dec 3 update](b.md): hardware\n\n## Cluster deletion\n\nGone.\n\n"

@@ -15,29 +15,51 @@ from datetime import UTC, date, datetime, time
 from itertools import pairwise
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-MONTHS = {
-    name: number
-    for number, names in enumerate(
-        [("jan", "january"), ("feb", "february"), ("mar", "march"), ("apr", "april"),
-         ("may",), ("jun", "june"), ("jul", "july"), ("aug", "august"),
-         ("sep", "sept", "september"), ("oct", "october"), ("nov", "november"),
-         ("dec", "december")],
-        start=1,
-    )
-    for name in names
+# The names of months and weekdays, as data: per language, each month's (each weekday's) forms,
+# short ones too. English writes them capitalised ("Mar", "March"), a month written out in
+# capitals too ("14 MARCH 2024", as a heading in capitals does; a short one, "MAR", "DEC", is as
+# often an acronym or a code), never in lower case, where "may" and "march" are words; Italian
+# writes them in lower case too ("giovedì 14 marzo 2024"). Only forms no English word shares:
+# Italian's short "set" and "ago" are words, so its months are written out in full.
+MONTH_NAMES: dict[str, tuple[tuple[str, ...], ...]] = {
+    "en": (("jan", "january"), ("feb", "february"), ("mar", "march"), ("apr", "april"),
+           ("may",), ("jun", "june"), ("jul", "july"), ("aug", "august"),
+           ("sep", "sept", "september"), ("oct", "october"), ("nov", "november"),
+           ("dec", "december")),
+    "it": (("gennaio",), ("febbraio",), ("marzo",), ("aprile",), ("maggio",), ("giugno",),
+           ("luglio",), ("agosto",), ("settembre",), ("ottobre",), ("novembre",),
+           ("dicembre",)),
 }
-_MONTH = (
-    r"(?P<mon>Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?"
-    r"|Sept?(?:ember)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)\.?"
-)
+WEEKDAY_NAMES: dict[str, tuple[tuple[str, ...], ...]] = {
+    "en": (("mon", "monday"), ("tue", "tues", "tuesday"), ("wed", "wednesday"),
+           ("thu", "thur", "thurs", "thursday"), ("fri", "friday"), ("sat", "saturday"),
+           ("sun", "sunday")),
+    "it": (("lunedì", "lunedi"), ("martedì", "martedi"), ("mercoledì", "mercoledi"),
+           ("giovedì", "giovedi"), ("venerdì", "venerdi"), ("sabato",), ("domenica",)),
+}
+_LOWER_CASE = ("it",)  # the languages that write those names in lower case
+MONTHS = {name: number for names in MONTH_NAMES.values()
+          for number, forms in enumerate(names, start=1) for name in forms}
+WEEKDAYS = {name: number for names in WEEKDAY_NAMES.values()
+            for number, forms in enumerate(names) for name in forms}
+
+
+def _written(table: dict[str, tuple[tuple[str, ...], ...]], languages: Iterable[str]) -> str:
+    """A regex alternation of the names of `table` in `languages` as they are written: each
+    capitalised, in capitals if written out (its longest form), and in lower case where the
+    language writes it so (the longest first, so that "March" is not read as its "Mar")."""
+    forms = {written for language in languages for names in table[language] for name in names
+             for written in (name.capitalize(),
+                             *((name.upper(),) if len(name) == max(map(len, names)) else ()),
+                             *((name,) if language in _LOWER_CASE else ()))}
+    return "|".join(sorted(forms, key=lambda form: (-len(form), form)))
+
+
+_MONTH = rf"(?P<mon>{_written(MONTH_NAMES, MONTH_NAMES)})\.?"
 _ORDINAL = r"(?:st|nd|rd|th)?"
 _DAY = rf"(?P<day>[0-3]?\d){_ORDINAL}"
-WEEKDAYS = {name: number
-            for number, name in enumerate(("mon", "tue", "wed", "thu", "fri", "sat", "sun"))}
-
-# a weekday's name, in full or cut short ("Mon", "Tues", "Thurs")
-_WEEKDAY = (r"(?P<weekday>mon(?:day)?|tue(?:s(?:day)?)?|wed(?:nesday)?|thu(?:r(?:s(?:day)?)?)?"
-            r"|fri(?:day)?|sat(?:urday)?|sun(?:day)?)")
+# a weekday's name, in full or cut short ("Mon", "Tues", "Thurs"; "giovedì"), in any case
+_WEEKDAY = rf"(?P<weekday>{'|'.join(sorted(WEEKDAYS, key=lambda name: (-len(name), name)))})"
 _DASH = r"\s*[-\u2013]\s*"
 # a range's end may name its weekday: "Mon 11 – Wed 13 Mar 2024", "Fri 29 Mar – Mon 1 Apr 2024"
 _DASH_TO = rf"{_DASH}(?:(?i:{_WEEKDAY.replace('?P<weekday>', '?:')})\.?,?\s+)?"
@@ -210,14 +232,17 @@ _FRAMED_IN = re.compile(r"(?:^|(?<=\s))(?P<rule>[-=~])(?P=rule){2,}\s+\S.{0,160}
                         r"(?=\s|$)")
 _ZONE = re.compile(r"\s*\(?(?P<zone>Z|[A-Z]{2,5}|UTC[+-]\d{1,2})\)?(?![\w])")
 
-# What may stand before a leading date: space, emphasis, a Markdown '#', a bracket (an
-# Org-mode timestamp's '<' too), a rule of '=' or '~' or '--' (`=== 2021-11-24 ===`), a
-# weekday, the day's number in a journal (`Day 12 (Mon 6 Mar 2023)`, `Entry #5 - ...`), an IRC
-# log's marker of a new day (`--- Day changed Thu Mar 14 2024`, `--- Log opened ...`).
+# What may stand before a leading date: space, emphasis (bold, or bold and italic: "***14
+# JANUARY 2025***"), a Markdown '#', a bracket (an Org-mode timestamp's '<' too), a rule of '='
+# or '~' or '--' (`=== 2021-11-24 ===`), a weekday, the day's number in a journal (`Day 12 (Mon
+# 6 Mar 2023)`, `Entry #5 - ...`), an IRC log's marker of a new day (`--- Day changed Thu Mar 14
+# 2024`, `--- Log opened ...`).
 # A lone '-' or '*' is a list item.
-_WEEKDAY_LEAD = r"(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]*\.?,?\s+"
+# (an English one capitalised, a name of another language as that language writes it)
+_WEEKDAY_LEAD = (r"(?:(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]*|"
+                 rf"{_written(WEEKDAY_NAMES, set(WEEKDAY_NAMES) - {'en'})})\.?,?\s+")
 _LEAD = re.compile(
-    rf"^(?:\s|\*\*|__|#+\s|[\[(<]|=+|~+|-{{2,}}|{_WEEKDAY_LEAD}(?=\w)|"
+    rf"^(?:\s|\*\*\*?|___?|#+\s|[\[(<]|=+|~+|-{{2,}}|{_WEEKDAY_LEAD}(?=\w)|"
     r"(?:Day|Week|Entry)\s+#?\d+\b[\s,:.\-\u2013\u2014]*|Day changed\s+|Log opened\s+)*")
 # a weekday at the end of the lead, where a date written with it opens ("Mon 3/4")
 _LEADING_WEEKDAY = re.compile(rf"{_WEEKDAY_LEAD}$")
@@ -377,7 +402,7 @@ def _exists(year: int | None, month: int, day: int) -> bool:
 def _weekday(m: re.Match) -> int | None:
     """The weekday a date was written with (Monday is 0), if any."""
     name = m.groupdict().get("weekday")
-    return WEEKDAYS[name[:3].lower()] if name else None
+    return WEEKDAYS[name.lower()] if name else None
 
 
 def year_or_month(text: str) -> tuple[int | None, int | None] | None:
@@ -502,6 +527,23 @@ def leading_when(text: str, dayfirst: bool = False) -> When | None:
     if not dates or dates[0].start not in opens:
         return None
     return when_at(text, dates[0])
+
+
+# a date in brackets that ends a line, as a plain-text log writes a note's title, then when:
+# "Restarted after ECC on node17 [30/12/2024 09:12]", "Loss spike (2024-03-14)"
+_BRACKETED_AT_END = re.compile(r"[\[(](?P<inside>[^\[\]()]+)[\])]\s*$")
+
+
+def trailing_when(text: str, dayfirst: bool = False) -> When | None:
+    """The date (and clock, zone) in brackets that ends a line, nothing else in them: "Restarted
+    after ECC on node17 [30/12/2024 09:12]"; None for another line ("Rolled back (to ckpt 2024-
+    03-14 morning)")."""
+    bracket = _BRACKETED_AT_END.search(text)
+    inside = bracket["inside"] if bracket else ""
+    when = leading_when(inside, dayfirst) if bracket else None
+    if when is None or inside[when.end:].strip():
+        return None
+    return moved(when, bracket.start("inside"))
 
 
 def _posting_stamp(text: str, found: DateMatch) -> bool:

@@ -21,7 +21,11 @@ What an entry is, stated once:
   over a line that is only its date: "Priya moved this card to Done" / "Mar
   14, 2024 at 9:12 AM"); and a mail's header block (From:, Date:, Subject:,
   in an mbox under its "From jdoe@x.org Thu Mar 14 09:12:00 2024"), titled
-  by its Subject. A list item, a log line with seconds, or a date inside a
+  by its Subject; a line of tags led by the day's that opens a block (a
+  notes app's "#2024_07_01"; right under a heading, one alone is that
+  heading's tag line); a line that ends with its date in brackets over
+  indented lines ("Restarted after ECC [30/12/2024 09:12]" / "  node
+  drained ..."). A list item, a log line with seconds, or a date inside a
   title starts nothing; where styled headings carry dates (more than a title
   naming the dates it covers), plain date-led lines are prose. Where no
   heading is dated and the document is only headings and outermost list
@@ -75,8 +79,9 @@ _MARKED_ITEM = re.compile(r"\s*(?:(?:[-*+]|\d{1,3}[.)]|[a-z][.)]) (?=\S))?")
 _STRUCTURE_BOLD_LEVEL = 7  # a bold line standing alone, where headings have levels, not sizes
 _INDENTED = 2.0  # points or spaces: a line indented this much is a list item or quote
 _MAX_HEADING_CHARS = 250
-# Markdown's bold around words: "**Alice Smith**" (not "2**16", nor "__init__.py")
-_EMPHASIS = re.compile(r"(?<![\w*])(\*\*)(\S(?:.*?\S)?)\*\*(?![\w*])")
+# Markdown's bold (or bold and italic) around words: "**Alice Smith**", "***14 JANUARY 2025***"
+# (not "2**16", nor "__init__.py")
+_EMPHASIS = re.compile(r"(?<![\w*])(\*\*\*?)(\S(?:.*?\S)?)\1(?![\w*])")
 _MAX_STANDALONE_BOLD_CHARS = 120
 _MAX_DATED_LABEL_CHARS = 40  # a bold line that is only a date ("Mon 4 Mar 2024, 09:00 UTC")
 _LEADER_CHARS = ".·…_"
@@ -240,6 +245,12 @@ def _heading_at(lines: list[Line], i: int, levels: dict, heads: list[_Heading],
     led = when is not None  # (a framed line's date need not open it)
     if when is None and not long and opens and _RULE_LEAD.match(text):
         when = dates.framed_when(text, dayfirst)
+    if when is None and level is None and not long and unindented and starts_block and (
+            tagged := _day_tag_note(lines, i, heads, dayfirst)):
+        when, led = tagged, True
+    if when is None and level is None and not long and _depth(line) < _INDENTED and (
+            ends := _over_indented_lines(lines, i, dayfirst)):
+        when = ends
     byline = None
     if when is None and not long and (level is not None or unindented):
         byline = dates.byline_when(text, dayfirst)  # kept if a thread's (`_not_messages`)
@@ -331,6 +342,47 @@ def _over_its_date(lines: list[Line], i: int, dayfirst: bool) -> _Heading | None
     return _Heading(i, title, _BODY_LEVEL, when, page=lines[i].page, span=2, byline=True)
 
 
+def _day_tag_note(lines: list[Line], i: int, heads: list[_Heading],
+                  dayfirst: bool) -> dates.When | None:
+    """The date of line i if it is a line of tags led by the day's ("#2024_07_01", "#2024-03-14
+    #train"), as a notes app exports notes titled by their day: a note of its own, but for the
+    line of tags under a heading, which dates that heading (`_read_preamble`), unless another
+    such line stands under it before the next styled heading (a heading over several notes)."""
+    text = lines[i].text.strip()
+    if not _day_tag_line(text):
+        return None
+    above = next((j for j in range(i - 1, -1, -1) if lines[j].text.strip()), None)
+    if heads and above is not None and heads[-1].index <= above < heads[-1].index + heads[-1].span:
+        later = (j for j in range(i + 1, len(lines))
+                 if lines[j].level is not None or _day_tag_line(lines[j].text.strip()))
+        nxt = next(later, None)
+        if nxt is None or lines[nxt].level is not None:
+            return None
+    return dates.heading_when(text, dayfirst)
+
+
+def _day_tag_line(text: str) -> bool:
+    """A line of tags led by the day's: "#2024_07_01", "#log/2024-03-14 #train"."""
+    return bool(_TAG_LINE.fullmatch(text)) and bool(_DAY_TAG.fullmatch(text.split()[0]))
+
+
+def _over_indented_lines(lines: list[Line], i: int, dayfirst: bool) -> dates.When | None:
+    """The date of line i if it ends with its date in brackets and the lines under it are
+    indented, as a plain-text log writes each note: its title and when ("Restarted after ECC on
+    node17 [30/12/2024 09:12]"), then its text indented under it. A list item is none."""
+    below = i + 1
+    if below == len(lines) or lines[below].code or not lines[below].text.strip() or (
+            _depth(lines[below]) < _INDENTED or _ITEM_MARK.match(lines[i].text.strip())):
+        return None
+    return dates.trailing_when(lines[i].text.strip(), dayfirst)
+
+
+def _depth(line: Line) -> float:
+    """How far right a line begins: its indent (a PDF's points, a text's spaces) and the spaces
+    it begins with (a Markdown line keeps them in its text)."""
+    return line.indent + len(line.text) - len(line.text.lstrip())
+
+
 def _begins_run(lines: list[Line], i: int, dayfirst: bool) -> bool:
     """Line i and the line under it are notes led by their date and clock: a run's first note,
     however long (a printed chat export's "[02/04/2024 19:03] hazel: ..." over "[02/04/2024
@@ -389,7 +441,7 @@ def _dated_items(lines: list[Line], heads: list[_Heading], dayfirst: bool,
             text, when = row
         field = _DATE_FIELD.match(line.text.strip())
         if when is not None and (field or _log_line(when, text) == pasted):
-            depth = line.indent + len(line.text) - len(line.text.lstrip())
+            depth = _depth(line)
             head = _Heading(i, text, _BODY_LEVEL, when, page=line.page)
             found.append((depth, head, field is not None, last_text in other))
         last_text = i if line.text.strip() else last_text
