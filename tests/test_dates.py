@@ -426,6 +426,22 @@ def test_entries_of_other_shapes(tmp_path, text, expected):
     assert [(e.heading, e.date) for e in segment(read(notes)) if e.date] == expected
 
 
+def test_a_forum_posts_bbcode_tags_neither_hide_its_date_nor_stay_in_its_heading(tmp_path):
+    """A forum thread pasted with its BBCode: "[b]29/04/2024[/b] — posted by jdoe" opens a post
+    as "**29/04/2024** — ..." would, and its heading (and the thread's title) drop the tags; a
+    quoted reply is no post."""
+    thread = tmp_path / "thread.md"
+    thread.write_text(
+        "[size=150][b]Thread: 13B run[/b][/size]\nCopied from the forum.\n\n"
+        "[b]29/04/2024[/b] — posted by jdoe\n"
+        "Run [i]bb13-r4[/i] kicked off.\n\n[b]30/04/2024[/b] — posted by mkowalski\n"
+        "[quote=\"jdoe\"]Run kicked off.[/quote]\nDied at step 5120.\n", encoding="utf-8")
+    assert [(e.heading, e.date) for e in segment(read(thread))] == [
+        ("Thread: 13B run", None), ("29/04/2024 — posted by jdoe", date(2024, 4, 29)),
+        ("30/04/2024 — posted by mkowalski", date(2024, 4, 30))]
+    assert leading_when("[B]Mar 4, 2024[/B] notes").date.day == 4
+
+
 def test_a_bold_line_under_a_heading_its_preamble_dates_is_that_entrys():
     """A tracker export printed to PDF: each issue a heading dated by its "Created:" line, its
     "Comments" a bold line standing alone, as the printed Markdown bold shows; a styled

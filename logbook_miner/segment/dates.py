@@ -170,6 +170,10 @@ _LEGEND = re.compile(r"(?i)\b(?P<first>dd|day|mm|month)\s?(?P<sep>[/.-])\s?"
                      r"(?P<second>dd|day|mm|month)\s?(?P=sep)\s?(?:yy|yyyy|year)\b")
 # what follows a number triple that is no date: "16/8/32 -> 38% MFU", "16/8/32 = TP/PP/DP"
 _NOT_A_DATE_AFTER = re.compile(r"\s*(?:->|=>|→|=|:\s*\d)")
+# a forum's tags of emphasis and type, which a post pasted with its BBCode keeps: "[b]", "[/b]",
+# "[size=150]"; before a date they are emphasis too ("[b]14/03/2024[/b] — posted by jdoe")
+BBCODE_TAGS = "b|i|u|size|color|font"
+_BBCODE_TAG = re.compile(rf"\[/?(?i:{BBCODE_TAGS})(?:=[^\]\s]*)?\]")
 _TIME = re.compile(
     r"(?:\s*(?:T|_|,|at|@))?\s*(?P<hour>[0-2]?\d)(?::(?P<minute>[0-5]\d))?(?::(?P<second>[0-5]\d))?"
     r"(?:\s*(?P<ampm>[ap]\.?m\.?))?(?=Z(?!\w)|:(?!\d)|[^\w:]|$)",
@@ -484,14 +488,17 @@ def weekday_under(text: str, week: date) -> When | None:
 
 
 def leading_when(text: str, dayfirst: bool = False) -> When | None:
-    """The date (and time, zone) a line begins with, after emphasis, a bracket or a weekday.
+    """The date (and time, zone) a line begins with, after emphasis (a forum's BBCode tags too:
+    "[b]14/03/2024[/b]"), a bracket or a weekday.
 
     A list item (`* 2021-11-17 ...`, `- Nov 5: ...`) does not begin with a date.
     """
-    lead = len(text) - len(_LEAD.sub("", text))
+    # BBCode's tags read as the spaces they show, so the lead runs over them where it stands
+    shown = _BBCODE_TAG.sub(lambda tag: " " * len(tag.group()), text) if "[" in text else text
+    lead = len(shown) - len(_LEAD.sub("", shown))
     # where the date may open: after the lead, or at a weekday the lead ends with, which a date
     # without its year needs ("**Mon 3/4 — call notes**")
-    weekday = _LEADING_WEEKDAY.search(text, 0, lead)
+    weekday = _LEADING_WEEKDAY.search(shown, 0, lead)
     opens = (lead, weekday.start()) if weekday else (lead,)
     # the first date found, if it opens there, is a match there: most lines have none,
     # which a match per pattern tells, cheaper than finding every date

@@ -80,6 +80,9 @@ _EMPHASIS = re.compile(r"(?<![\w*])(\*\*)(\S(?:.*?\S)?)\*\*(?![\w*])")
 _MAX_STANDALONE_BOLD_CHARS = 120
 _MAX_DATED_LABEL_CHARS = 40  # a bold line that is only a date ("Mon 4 Mar 2024, 09:00 UTC")
 _LEADER_CHARS = ".·…_"
+# a forum's BBCode around words, pasted with its post: "[b]14/03/2024[/b]", "[size=150]...[/size]"
+_BBCODE = re.compile(rf"(?i)\[(?P<tag>{dates.BBCODE_TAGS})(?:=[^\]\s]*)?\](?P<text>.*?)"
+                     r"\[/(?P=tag)\]")
 _AUTHOR = re.compile(r"\[(?P<name>[A-Z][\w.' -]{0,40}?)\]")
 _RUN_ID = [
     re.compile(r"\bRun\s+#?(?P<id>\d[\w.-]*)", re.IGNORECASE),  # "Run 12.17" is run 12.17
@@ -730,7 +733,10 @@ def _to_entry(seq: int, head: _Heading, dayfirst: bool) -> Entry:
 
 def _unwrapped(text: str) -> str:
     """A heading without the bold marks of a dated line or title kept as the Markdown wrote
-    it: "**Mon 3/4 — call notes**", "**Alice Smith** — 04/03/2024 09:14"."""
+    it: "**Mon 3/4 — call notes**", "**Alice Smith** — 04/03/2024 09:14"; nor a forum post's
+    BBCode tags ("[b]14/03/2024[/b] — posted by jdoe"), nested ones too."""
+    while (unmarked := _BBCODE.sub(r"\g<text>", text)) != text:
+        text = unmarked
     return _EMPHASIS.sub(r"\2", text).strip()
 
 
