@@ -442,6 +442,24 @@ def test_a_forum_posts_bbcode_tags_neither_hide_its_date_nor_stay_in_its_heading
     assert leading_when("[B]Mar 4, 2024[/B] notes").date.day == 4
 
 
+@pytest.mark.parametrize("name", ["boxes.txt", "boxes.md"])
+def test_a_box_drawn_around_a_date_heads_its_entry(tmp_path, name):
+    """"+------------+" / "| 2024-06-03 |" / "+------------+" (in box-drawing characters too) is
+    a heading dated by the line in it, its edges no entry's text; a box around an undated line,
+    or a grid table's row of two cells, heads nothing."""
+    notes = tmp_path / name
+    notes.write_text(
+        "RUN LOG\n\n+------------+\n| 2024-06-03 |\n+------------+\nStarted, 16 nodes.\n\n"
+        "┌────────────┐\n│ 2024-06-04 │\n└────────────┘\nOOM on rank 41.\n\n+-------+\n"
+        "| Notes |\n+-------+\nquiet\n\n+------------+-----+\n| 2024-06-05 | ok  |\n"
+        "+------------+-----+\n", encoding="utf-8")
+    got = [e for e in segment(read(notes)) if e.date]
+    assert [(e.heading, e.date) for e in got] == [
+        ("2024-06-03", date(2024, 6, 3)), ("2024-06-04", date(2024, 6, 4))]
+    assert got[0].text == "Started, 16 nodes."
+    assert got[1].text.startswith("OOM on rank 41.") and "| Notes |" in got[1].text
+
+
 def test_a_bold_line_under_a_heading_its_preamble_dates_is_that_entrys():
     """A tracker export printed to PDF: each issue a heading dated by its "Created:" line, its
     "Comments" a bold line standing alone, as the printed Markdown bold shows; a styled

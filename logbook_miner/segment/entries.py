@@ -109,6 +109,10 @@ _COUNTED = re.compile(r"\s*(?:gpus?|nodes?|hosts?|tokens?|steps?|its?|iters?|sam
 # a rule before a line's date sets it apart wherever it stands: "=== 2021-11-24 ===", an IRC
 # log's "--- Day changed Thu Mar 14 2024"
 _RULE_LEAD = re.compile(r"\s*(?:={3,}|~{3,}|-{3,})\s")
+# a box drawn around one line, as a plain-text writer sets a day apart: "+------------+" / "|
+# 2024-03-14 |" / "+------------+" (a grid table of one cell), in box-drawing characters too
+_BOX_EDGE = re.compile(r"[+┌└╔╚][-=─═]{3,}[+┐┘╗╝]")
+_BOX_SIDES = re.compile(r"[|│║]\s*(?P<text>[^|│║]*?)\s*[|│║]")
 _TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$")  # |---|:--:|
 # a list item's bullet or number, a table row's bar, a date's label ("Date: 2023-03-04"; a
 # YAML list's "- date: 2024-05-06" too)
@@ -214,6 +218,8 @@ def _heading_at(lines: list[Line], i: int, levels: dict, heads: list[_Heading],
                 dayfirst: bool) -> _Heading | None:
     """The heading line i is, if any; `heads`: those found above it."""
     line, text = lines[i], lines[i].text.strip()
+    if line.level is None and (boxed := _boxed(lines, i, dayfirst)):
+        return boxed
     # a paragraph, unless it goes on a run of notes or begins one
     long = len(text) > _MAX_HEADING_CHARS and not _begins_run(lines, i, dayfirst)
     unindented = line.indent < _INDENTED
@@ -257,6 +263,27 @@ def _heading_at(lines: list[Line], i: int, levels: dict, heads: list[_Heading],
     return _Heading(i, text, level, when or dates.heading_when(text, dayfirst), page=line.page,
                     bold=bold, size=line.size, date_led=led,
                     byline=byline is not None)
+
+
+def _boxed(lines: list[Line], i: int, dayfirst: bool) -> _Heading | None:
+    """The box whose top edge is line i, three lines of one width ("+------------+" / "|
+    2024-03-14 |" / "+------------+"), as a heading titled by the line in it, where that line
+    has a date (the first it writes): it stands apart wherever it stands, as a line framed by
+    rules does (`dates.framed_when`). None for another line."""
+    rows = lines[i:i + 3]
+    if len(rows) < 3 or any(row.code or row.page != lines[i].page for row in rows):
+        return None
+    top, middle, bottom = (row.text.rstrip() for row in rows)
+    sides = _BOX_SIDES.fullmatch(middle.strip())
+    if not (sides and _BOX_EDGE.fullmatch(top.strip()) and _BOX_EDGE.fullmatch(bottom.strip())
+            and len(top) == len(middle) == len(bottom)):
+        return None
+    title = sides["text"]
+    when = dates.heading_when(title, dayfirst) if title else None
+    if when is None:
+        return None
+    return _Heading(i, title, _BODY_LEVEL, when, page=lines[i].page, span=3,
+                    date_led=dates.leading_when(title, dayfirst) is not None)
 
 
 def _date_days_by_headings_above(heads: list[_Heading], dayfirst: bool = False,
