@@ -460,6 +460,25 @@ def test_a_box_drawn_around_a_date_heads_its_entry(tmp_path, name):
     assert got[1].text.startswith("OOM on rank 41.") and "| Notes |" in got[1].text
 
 
+def test_a_bots_mail_without_a_date_field_is_dated_by_its_subject(tmp_path):
+    """Mails pasted as a bot sends them, "Subject: [train-bot] Daily report 2024-03-11" over
+    "From: ...", no Date: field: each is dated by the full date its subject names and written
+    by its sender; a header block whose subject names no date heads nothing."""
+    mails = tmp_path / "bot.md"
+    mails.write_text(
+        "# bot mails\n\nSubject: [train-bot] Daily report 2024-03-11\n"
+        "From: train-bot <train-bot@cluster.internal>\n  step: 8000\n\n"
+        "Subject: [train-bot] Daily report 2024-03-12\n"
+        "From: train-bot <train-bot@cluster.internal>\n  step: 14900\n\n"
+        "Subject: Re: weekly sync\nFrom: Ana <ana@x.org>\n  see you Thursday\n",
+        encoding="utf-8")
+    got = segment(read(mails))
+    assert [(e.heading, e.date, e.author) for e in got if e.date] == [
+        ("[train-bot] Daily report 2024-03-11", date(2024, 3, 11), "train-bot"),
+        ("[train-bot] Daily report 2024-03-12", date(2024, 3, 12), "train-bot")]
+    assert "Subject: Re: weekly sync" in got[-1].text
+
+
 def test_a_bold_line_under_a_heading_its_preamble_dates_is_that_entrys():
     """A tracker export printed to PDF: each issue a heading dated by its "Created:" line, its
     "Comments" a bold line standing alone, as the printed Markdown bold shows; a styled

@@ -374,7 +374,9 @@ def _begins_run(lines: list[Line], i: int, dayfirst: bool) -> bool:
 def _mail_header(lines: list[Line], i: int, dayfirst: bool) -> _Heading | None:
     """A mail's header block at line i, a field a line (From:, To:, Date:, Subject:), as an
     export of a thread writes one over each message (an mbox under its "From " line): a
-    heading titled by its Subject, dated by its Date, its body the message under it."""
+    heading titled by its Subject, dated by its Date, its body the message under it. Pasted
+    without a Date, as a bot's reports are ("Subject: [train-bot] Daily report 2024-03-14" /
+    "From: train-bot <...>"), it is dated by the full date its Subject names."""
     fields: dict[str, str] = {}
     end = i + 1 if MBOX_SEPARATOR.match(lines[i].text.strip()) else i
     while end < len(lines) and (field := _FIELD.fullmatch(lines[end].text.strip())) and (
@@ -382,12 +384,15 @@ def _mail_header(lines: list[Line], i: int, dayfirst: bool) -> _Heading | None:
         fields.setdefault(field["name"].lower(), field["value"])
         end += 1
     when = dates.leading_when(fields["date"], dayfirst) if {"from", "date"} <= set(fields) else None
+    if when is not None and "subject" in fields:  # its end in the field says nothing of the subject
+        when = dates.When(when.date, when.time, when.timezone)
+    elif when is None and {"from", "subject"} <= set(fields) and "date" not in fields:
+        when = dates.heading_when(fields["subject"], dayfirst)
+        when = when if when is not None and when.date.year is not None else None
     if when is None:
         return None
-    if "subject" in fields:  # where the date ends in its field says nothing of the subject
-        when = dates.When(when.date, when.time, when.timezone)
     sender = _SENDER.sub("", fields["from"]).strip(' "') or fields["from"].strip("<> ")
-    return _Heading(i, fields.get("subject", fields["date"]), _BODY_LEVEL, when,
+    return _Heading(i, fields.get("subject") or fields["date"], _BODY_LEVEL, when,
                     page=lines[i].page, span=end - i, author=sender)
 
 
