@@ -226,6 +226,15 @@ def test_org_headings_timestamps_blocks_and_drawers(tmp_path):
     assert ":NODE:" not in first and "STARTUP" not in first and "comment" not in got[1].text
 
 
+def test_lists_that_meet_without_a_blank_line_are_not_set_apart():
+    """Markdown parses a list whose bullet changes as a new list; no blank line is read
+    between them where the source has none, but one is where it has one."""
+    from logbook_miner.read.markdown import read_markdown
+
+    doc = read_markdown(Path("x.md"), "* a\n- b\n\n- c\n\n1. d\n")
+    assert [line.text for line in doc.lines] == ["* a", "- b", "", "- c", "", "1. d", ""]
+
+
 def test_a_log_kept_as_dated_bullets_or_table_rows(tmp_path):
     bullets = ("# Run log\n\n- 2023-03-04: NCCL timeout on gpu-17, restarted from step 12000.\n"
                "  The second try held.\n- 2023-03-05: Loss spike at step 12500.\n"
