@@ -174,6 +174,12 @@ _NOT_A_DATE_AFTER = re.compile(r"\s*(?:->|=>|→|=|:\s*\d)")
 # "[size=150]"; before a date they are emphasis too ("[b]14/03/2024[/b] — posted by jdoe")
 BBCODE_TAGS = "b|i|u|size|color|font"
 _BBCODE_TAG = re.compile(rf"\[/?(?i:{BBCODE_TAGS})(?:=[^\]\s]*)?\]")
+# an Org-mode timestamp, active or inactive, as Org writes one on the line under a heading:
+# "<2024-03-14 Thu 09:12>", "[2024-03-14 Thu]", "<2024-03-14 Thu 09:00-10:30 +1w>"; the weekday
+# (in the writer's language) stands between its date and clock
+_ORG_TIMESTAMP = re.compile(
+    r"\s*[<\[](?P<date>(?:19|20)\d\d-[01]\d-[0-3]\d)(?:\s+[^\W\d_]{2,3}\.?)?"
+    r"(?:\s+(?P<time>[0-2]?\d:[0-5]\d)(?:-[0-2]?\d:[0-5]\d)?)?(?:\s+[.+-]{1,2}\d+[hdwmy])*[>\]]\s*")
 _TIME = re.compile(
     r"(?:\s*(?:T|_|,|at|@))?\s*(?P<hour>[0-2]?\d)(?::(?P<minute>[0-5]\d))?(?::(?P<second>[0-5]\d))?"
     r"(?:\s*(?P<ampm>[ap]\.?m\.?))?(?=Z(?!\w)|:(?!\d)|[^\w:]|$)",
@@ -559,6 +565,18 @@ def framed_when(text: str, dayfirst: bool = False) -> When | None:
     framed = _FRAMED.fullmatch(text)
     when = heading_when(framed["text"], dayfirst) if framed else None
     return moved(when, framed.start("text")) if when else None
+
+
+def org_timestamp(text: str) -> When | None:
+    """The date and clock of a line that is only an Org-mode timestamp ("<2024-03-14 Thu
+    09:12>"), which `leading_when` reads without its clock, the weekday between them; None for
+    another line."""
+    stamp = _ORG_TIMESTAMP.fullmatch(text)
+    found = find_dates(stamp["date"]) if stamp else []
+    if not found or found[0].end - found[0].start != len(stamp["date"]):
+        return None
+    day = replace(found[0], start=stamp.start("date"), end=stamp.end("date"))
+    return When(day, stamp["time"], None, end=stamp.end())
 
 
 def framed_lines(text: str, dayfirst: bool = False) -> list[tuple[int, int]]:

@@ -411,6 +411,7 @@ def _dated_items(lines: list[Line], heads: list[_Heading], dayfirst: bool,
     other = {head.index for head in heads}
     last_text = -1  # the last non-blank line before this one
     month: tuple[int | None, int] | None = None  # the one the heading above names
+    over_date: set[int] = set()  # items dated by the line under them
     for i, line in enumerate(lines):
         month = months.get(i) if i in other else month
         text = _item_text(line)
@@ -422,6 +423,9 @@ def _dated_items(lines: list[Line], heads: list[_Heading], dayfirst: bool,
             when = dates.day_led(text, *month)
         if when is None and text and "|" in text and (row := _row_from_its_date(text, dayfirst)):
             text, when = row
+        if when is None and text and not pasted and (under := _date_under_item(lines, i, dayfirst)):
+            when = under
+            over_date.add(i)
         field = _DATE_FIELD.match(line.text.strip())
         if when is not None and (field or _log_line(when, text) == pasted):
             depth = line.indent + len(line.text) - len(line.text.lstrip())
@@ -436,6 +440,8 @@ def _dated_items(lines: list[Line], heads: list[_Heading], dayfirst: bool,
     # fraction of a point apart)
     outermost = min((depth for depth, *_ in found), default=0)
     items = [item for depth, item, *_ in found if depth - outermost < _INDENTED]
+    for item in items:  # the date line under an item is its heading's, no text of its entry
+        item.span = 2 if item.index in over_date else 1
     if len(items) < 2:
         return []
     starts = {item.index for item in items}
@@ -454,6 +460,22 @@ def _dated_items(lines: list[Line], heads: list[_Heading], dayfirst: bool,
         if text and not (in_item or i in allowed or "|" in text):
             return []
     return items
+
+
+def _date_under_item(lines: list[Line], i: int, dayfirst: bool) -> dates.When | None:
+    """The date of the line under list item i, where that line is only a date in the item's
+    block: an Org-mode outline pasted into Markdown, whose "* Restarted after ECC" reads as a
+    list item, writes its day on the line under it ("<2024-03-14 Thu 09:12>"), as a
+    plain-text list may ("- Restarted after ECC" / "  2024-03-14"). None for another line."""
+    below = i + 1
+    if not _MARKED_ITEM.match(lines[i].text).group().strip() or below == len(lines) or (
+            lines[below].code or lines[below].page != lines[i].page):
+        return None
+    text = lines[below].text.strip()
+    if not text or _MARKED_ITEM.match(text).group().strip():
+        return None
+    found = _date_alone(text, dayfirst)
+    return dates.When(found.date, found.time, found.timezone) if found else None  # no title's
 
 
 def _pasted_log_line(lines: list[Line], i: int) -> bool:
@@ -559,9 +581,11 @@ def _standalone(lines: list[Line], i: int) -> bool:
 
 def _date_alone(text: str, dayfirst: bool) -> dates.When | None:
     """The date of a line that is only a date, with its weekday or time: "26.02.", "Mon 4 Mar
-    2024" (not "3 nodes lost since Mar 4")."""
+    2024", an Org-mode timestamp "<2024-03-14 Thu 09:12>" (not "3 nodes lost since Mar 4")."""
     if len(text) > _MAX_DATED_LABEL_CHARS:
         return None
+    if stamp := dates.org_timestamp(text):  # "<2024-03-14 Thu 09:12>": its clock after a weekday
+        return stamp
     when = dates.leading_when(text, dayfirst)
     if when is None:  # a bare day and month ("26.02."), which only a heading's reading finds
         when = dates.heading_when(text, dayfirst)
