@@ -12,7 +12,8 @@ What an entry is, stated once:
   Markdown reader shows it, too) that begins with a date or date-time and
   starts a block (or continues a run of such lines). A line led by a rule
   and a date (an IRC log's "--- Day changed ...") opens an entry wherever it
-  stands, as does one framed by rules ("--- comment by jdoe, 2024-03-14 ---");
+  stands, as does one framed by rules ("--- comment by jdoe, 2024-03-14 ---")
+  or boxed ("+------------+" / "| 2024-03-14 |" / "+------------+");
   so does a line led by a date and its clock where it goes on a run
   of such notes, as a chat export runs its messages together, or begins one
   however long; and a thread's bylines, two or more with text under each
@@ -30,10 +31,14 @@ What an entry is, stated once:
   entries: a logbook kept as a list of dated bullets, a table (its date
   maybe after a row's number: "| 1 | 2024-03-11 | ...") or a form; so are
   log lines that each open a block ("Mar 14 09:12:01 node17 kernel: ..." over
-  its "> note:"), and list items led by a day's number under a heading that
-  names their month ("## March 2024" / "- 14: restarted"). A dated list
-  among a report's paragraphs is its text.
-- A heading is dated by the first date it writes ("## 20240314" too), or by
+  its "> note:"), list items led by a day's number under a heading that
+  names their month ("## March 2024" / "- 14: restarted"), and list items
+  each over a line that is only its date (an Org outline's "* Restarted
+  after ECC" over "<2024-03-14 Thu 09:12>"). A dated list among a report's
+  paragraphs is its text.
+- A heading is dated by the first date it writes ("## 20240314" too; a
+  mail's header block by its Date:, or without one by its Subject's date:
+  "Subject: [train-bot] Daily report 2024-03-14"), or by
   a preamble line under it (a labelled one, one that is little but a date,
   a line of tags: "#log/2024-03-14 #train"); a range by its first day, its
   month and year maybe written once at its end ("Mon 11 – Wed 13 Mar 2024");
