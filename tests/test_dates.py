@@ -426,6 +426,59 @@ def test_entries_of_other_shapes(tmp_path, text, expected):
     assert [(e.heading, e.date) for e in segment(read(notes)) if e.date] == expected
 
 
+def test_a_forum_posts_bbcode_tags_neither_hide_its_date_nor_stay_in_its_heading(tmp_path):
+    """A forum thread pasted with its BBCode: "[b]29/04/2024[/b] — posted by jdoe" opens a post
+    as "**29/04/2024** — ..." would, and its heading (and the thread's title) drop the tags; a
+    quoted reply is no post."""
+    thread = tmp_path / "thread.md"
+    thread.write_text(
+        "[size=150][b]Thread: 13B run[/b][/size]\nCopied from the forum.\n\n"
+        "[b]29/04/2024[/b] — posted by jdoe\n"
+        "Run [i]bb13-r4[/i] kicked off.\n\n[b]30/04/2024[/b] — posted by mkowalski\n"
+        "[quote=\"jdoe\"]Run kicked off.[/quote]\nDied at step 5120.\n", encoding="utf-8")
+    assert [(e.heading, e.date) for e in segment(read(thread))] == [
+        ("Thread: 13B run", None), ("29/04/2024 — posted by jdoe", date(2024, 4, 29)),
+        ("30/04/2024 — posted by mkowalski", date(2024, 4, 30))]
+    assert leading_when("[B]Mar 4, 2024[/B] notes").date.day == 4
+
+
+@pytest.mark.parametrize("name", ["boxes.txt", "boxes.md"])
+def test_a_box_drawn_around_a_date_heads_its_entry(tmp_path, name):
+    """"+------------+" / "| 2024-06-03 |" / "+------------+" (in box-drawing characters too) is
+    a heading dated by the line in it, its edges no entry's text; a box around an undated line,
+    or a grid table's row of two cells, heads nothing."""
+    notes = tmp_path / name
+    notes.write_text(
+        "RUN LOG\n\n+------------+\n| 2024-06-03 |\n+------------+\nStarted, 16 nodes.\n\n"
+        "┌────────────┐\n│ 2024-06-04 │\n└────────────┘\nOOM on rank 41.\n\n+-------+\n"
+        "| Notes |\n+-------+\nquiet\n\n+------------+-----+\n| 2024-06-05 | ok  |\n"
+        "+------------+-----+\n", encoding="utf-8")
+    got = [e for e in segment(read(notes)) if e.date]
+    assert [(e.heading, e.date) for e in got] == [
+        ("2024-06-03", date(2024, 6, 3)), ("2024-06-04", date(2024, 6, 4))]
+    assert got[0].text == "Started, 16 nodes."
+    assert got[1].text.startswith("OOM on rank 41.") and "| Notes |" in got[1].text
+
+
+def test_a_bots_mail_without_a_date_field_is_dated_by_its_subject(tmp_path):
+    """Mails pasted as a bot sends them, "Subject: [train-bot] Daily report 2024-03-11" over
+    "From: ...", no Date: field: each is dated by the full date its subject names and written
+    by its sender; a header block whose subject names no date heads nothing."""
+    mails = tmp_path / "bot.md"
+    mails.write_text(
+        "# bot mails\n\nSubject: [train-bot] Daily report 2024-03-11\n"
+        "From: train-bot <train-bot@cluster.internal>\n  step: 8000\n\n"
+        "Subject: [train-bot] Daily report 2024-03-12\n"
+        "From: train-bot <train-bot@cluster.internal>\n  step: 14900\n\n"
+        "Subject: Re: weekly sync\nFrom: Ana <ana@x.org>\n  see you Thursday\n",
+        encoding="utf-8")
+    got = segment(read(mails))
+    assert [(e.heading, e.date, e.author) for e in got if e.date] == [
+        ("[train-bot] Daily report 2024-03-11", date(2024, 3, 11), "train-bot"),
+        ("[train-bot] Daily report 2024-03-12", date(2024, 3, 12), "train-bot")]
+    assert "Subject: Re: weekly sync" in got[-1].text
+
+
 def test_a_bold_line_under_a_heading_its_preamble_dates_is_that_entrys():
     """A tracker export printed to PDF: each issue a heading dated by its "Created:" line, its
     "Comments" a bold line standing alone, as the printed Markdown bold shows; a styled

@@ -226,6 +226,32 @@ def test_org_headings_timestamps_blocks_and_drawers(tmp_path):
     assert ":NODE:" not in first and "STARTUP" not in first and "comment" not in got[1].text
 
 
+def test_an_org_outline_pasted_as_markdown_dates_each_heading_by_its_timestamp(tmp_path):
+    """"* Restarted after ECC" reads as a list item in Markdown; the Org timestamp on the line
+    under it ("<2024-03-14 Thu 09:12>", its clock after the weekday) dates it, as a dated
+    bullet's date would, and is no text of its entry; a "- " list under it (Markdown's next
+    list, no blank line between) is its entry's text."""
+    outline = ("#+TITLE: Training log\n\n* Launched on 48 nodes\n<2024-03-11 Mon 08:30>\n"
+               "Loss 4.4 at step 500.\n* Node swap g22 -> g53\n<2024-03-18 Mon 14:20>\n"
+               "Swapped, perf back.\n- nvidia-smi showed replay errors\n* Eval at step 20000\n"
+               "[2024-03-19 Tue]\nHumanEval 29.3.\n")
+    got = entries_of(tmp_path, "outline.md", outline)
+    assert [(e.heading, e.date, e.time) for e in got if e.date] == [
+        ("Launched on 48 nodes", date(2024, 3, 11), "08:30"),
+        ("Node swap g22 -> g53", date(2024, 3, 18), "14:20"),
+        ("Eval at step 20000", date(2024, 3, 19), None)]
+    assert got[-2].text == "Swapped, perf back.\n- nvidia-smi showed replay errors"
+
+
+def test_lists_that_meet_without_a_blank_line_are_not_set_apart():
+    """Markdown parses a list whose bullet changes as a new list; no blank line is read
+    between them where the source has none, but one is where it has one."""
+    from logbook_miner.read.markdown import read_markdown
+
+    doc = read_markdown(Path("x.md"), "* a\n- b\n\n- c\n\n1. d\n")
+    assert [line.text for line in doc.lines] == ["* a", "- b", "", "- c", "", "1. d", ""]
+
+
 def test_a_log_kept_as_dated_bullets_or_table_rows(tmp_path):
     bullets = ("# Run log\n\n- 2023-03-04: NCCL timeout on gpu-17, restarted from step 12000.\n"
                "  The second try held.\n- 2023-03-05: Loss spike at step 12500.\n"

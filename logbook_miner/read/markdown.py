@@ -19,6 +19,7 @@ _SUMMARY = re.compile(r"\s*(?:<details\b[^>]*>\s*)?<summary\b[^>]*>(?P<text>.*?)
 _DETAILS_TAG = re.compile(r"\s*</?details\b[^>]*>\s*", re.IGNORECASE)
 _DETAILS_END = re.compile(r"</details>\s*$", re.IGNORECASE)
 _TAG = re.compile(r"<[^<>]+>")
+_LISTS = ("bullet_list_open", "ordered_list_open")
 
 
 def read_markdown(path: Path, text: str) -> Document:
@@ -29,7 +30,9 @@ def read_markdown(path: Path, text: str) -> Document:
     Other blocks keep their source lines as written, so the stored text is the
     author's, Markdown marks included; a LaTeX sectioning line among them ("\\section*{14
     March 2024}") is the heading it typesets, and an HTML folded section's summary the line it
-    shows (`_shown`).
+    shows (`_shown`). Blocks are a blank line apart, but two lists that meet in the source with
+    no blank line between them, as a list changes its bullet ("* Restarted after ECC" over "-
+    nvidia-smi showed ..." in an Org outline pasted as Markdown), which Markdown parses as two.
     """
     source = text.split("\n")
     lines: list[Line] = []
@@ -41,10 +44,14 @@ def read_markdown(path: Path, text: str) -> Document:
     headings = [token.tag for token in tokens if token.type == "heading_open"]
     titled = bool(headings) and (headings != ["h1"] or sum(
         _bold_line(tokens, i) for i, token in enumerate(tokens) if token.level == 0) < 2)
+    list_end = None  # the source line where the block before, if a list, ended
     for i, token in enumerate(tokens):
         if token.level != 0 or token.map is None or token.nesting == -1:
             continue
         first, last = token.map
+        if token.type in _LISTS and first == list_end:
+            lines.pop()  # no blank line where the source has none
+        list_end = last if token.type in _LISTS else None
         if token.type == "heading_open":
             heading = " ".join(tokens[i + 1].content.split())
             lines.append(Line(heading, level=int(token.tag[1])))

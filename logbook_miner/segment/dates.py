@@ -192,6 +192,16 @@ _LEGEND = re.compile(r"(?i)\b(?P<first>dd|day|mm|month)\s?(?P<sep>[/.-])\s?"
                      r"(?P<second>dd|day|mm|month)\s?(?P=sep)\s?(?:yy|yyyy|year)\b")
 # what follows a number triple that is no date: "16/8/32 -> 38% MFU", "16/8/32 = TP/PP/DP"
 _NOT_A_DATE_AFTER = re.compile(r"\s*(?:->|=>|→|=|:\s*\d)")
+# a forum's tags of emphasis and type, which a post pasted with its BBCode keeps: "[b]", "[/b]",
+# "[size=150]"; before a date they are emphasis too ("[b]14/03/2024[/b] — posted by jdoe")
+BBCODE_TAGS = "b|i|u|size|color|font"
+_BBCODE_TAG = re.compile(rf"\[/?(?i:{BBCODE_TAGS})(?:=[^\]\s]*)?\]")
+# an Org-mode timestamp, active or inactive, as Org writes one on the line under a heading:
+# "<2024-03-14 Thu 09:12>", "[2024-03-14 Thu]", "<2024-03-14 Thu 09:00-10:30 +1w>"; the weekday
+# (in the writer's language) stands between its date and clock
+_ORG_TIMESTAMP = re.compile(
+    r"\s*[<\[](?P<date>(?:19|20)\d\d-[01]\d-[0-3]\d)(?:\s+[^\W\d_]{2,3}\.?)?"
+    r"(?:\s+(?P<time>[0-2]?\d:[0-5]\d)(?:-[0-2]?\d:[0-5]\d)?)?(?:\s+[.+-]{1,2}\d+[hdwmy])*[>\]]\s*")
 _TIME = re.compile(
     r"(?:\s*(?:T|_|,|at|@))?\s*(?P<hour>[0-2]?\d)(?::(?P<minute>[0-5]\d))?(?::(?P<second>[0-5]\d))?"
     r"(?:\s*(?P<ampm>[ap]\.?m\.?))?(?=Z(?!\w)|:(?!\d)|[^\w:]|$)",
@@ -509,14 +519,17 @@ def weekday_under(text: str, week: date) -> When | None:
 
 
 def leading_when(text: str, dayfirst: bool = False) -> When | None:
-    """The date (and time, zone) a line begins with, after emphasis, a bracket or a weekday.
+    """The date (and time, zone) a line begins with, after emphasis (a forum's BBCode tags too:
+    "[b]14/03/2024[/b]"), a bracket or a weekday.
 
     A list item (`* 2021-11-17 ...`, `- Nov 5: ...`) does not begin with a date.
     """
-    lead = len(text) - len(_LEAD.sub("", text))
+    # BBCode's tags read as the spaces they show, so the lead runs over them where it stands
+    shown = _BBCODE_TAG.sub(lambda tag: " " * len(tag.group()), text) if "[" in text else text
+    lead = len(shown) - len(_LEAD.sub("", shown))
     # where the date may open: after the lead, or at a weekday the lead ends with, which a date
     # without its year needs ("**Mon 3/4 — call notes**")
-    weekday = _LEADING_WEEKDAY.search(text, 0, lead)
+    weekday = _LEADING_WEEKDAY.search(shown, 0, lead)
     opens = (lead, weekday.start()) if weekday else (lead,)
     # the first date found, if it opens there, is a match there: most lines have none,
     # which a match per pattern tells, cheaper than finding every date
@@ -594,6 +607,18 @@ def framed_when(text: str, dayfirst: bool = False) -> When | None:
     framed = _FRAMED.fullmatch(text)
     when = heading_when(framed["text"], dayfirst) if framed else None
     return moved(when, framed.start("text")) if when else None
+
+
+def org_timestamp(text: str) -> When | None:
+    """The date and clock of a line that is only an Org-mode timestamp ("<2024-03-14 Thu
+    09:12>"), which `leading_when` reads without its clock, the weekday between them; None for
+    another line."""
+    stamp = _ORG_TIMESTAMP.fullmatch(text)
+    found = find_dates(stamp["date"]) if stamp else []
+    if not found or found[0].end - found[0].start != len(stamp["date"]):
+        return None
+    day = replace(found[0], start=stamp.start("date"), end=stamp.end("date"))
+    return When(day, stamp["time"], None, end=stamp.end())
 
 
 def framed_lines(text: str, dayfirst: bool = False) -> list[tuple[int, int]]:

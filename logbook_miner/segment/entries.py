@@ -12,7 +12,8 @@ What an entry is, stated once:
   Markdown reader shows it, too) that begins with a date or date-time and
   starts a block (or continues a run of such lines). A line led by a rule
   and a date (an IRC log's "--- Day changed ...") opens an entry wherever it
-  stands, as does one framed by rules ("--- comment by jdoe, 2024-03-14 ---");
+  stands, as does one framed by rules ("--- comment by jdoe, 2024-03-14 ---")
+  or boxed ("+------------+" / "| 2024-03-14 |" / "+------------+");
   so does a line led by a date and its clock where it goes on a run
   of such notes, as a chat export runs its messages together, or begins one
   however long; and a thread's bylines, two or more with text under each
@@ -34,10 +35,14 @@ What an entry is, stated once:
   entries: a logbook kept as a list of dated bullets, a table (its date
   maybe after a row's number: "| 1 | 2024-03-11 | ...") or a form; so are
   log lines that each open a block ("Mar 14 09:12:01 node17 kernel: ..." over
-  its "> note:"), and list items led by a day's number under a heading that
-  names their month ("## March 2024" / "- 14: restarted"). A dated list
-  among a report's paragraphs is its text.
-- A heading is dated by the first date it writes ("## 20240314" too), or by
+  its "> note:"), list items led by a day's number under a heading that
+  names their month ("## March 2024" / "- 14: restarted"), and list items
+  each over a line that is only its date (an Org outline's "* Restarted
+  after ECC" over "<2024-03-14 Thu 09:12>"). A dated list among a report's
+  paragraphs is its text.
+- A heading is dated by the first date it writes ("## 20240314" too; a
+  mail's header block by its Date:, or without one by its Subject's date:
+  "Subject: [train-bot] Daily report 2024-03-14"), or by
   a preamble line under it (a labelled one, one that is little but a date,
   a line of tags: "#log/2024-03-14 #train"); a range by its first day, its
   month and year maybe written once at its end ("Mon 11 – Wed 13 Mar 2024");
@@ -85,6 +90,9 @@ _EMPHASIS = re.compile(r"(?<![\w*])(\*\*\*?)(\S(?:.*?\S)?)\1(?![\w*])")
 _MAX_STANDALONE_BOLD_CHARS = 120
 _MAX_DATED_LABEL_CHARS = 40  # a bold line that is only a date ("Mon 4 Mar 2024, 09:00 UTC")
 _LEADER_CHARS = ".·…_"
+# a forum's BBCode around words, pasted with its post: "[b]14/03/2024[/b]", "[size=150]...[/size]"
+_BBCODE = re.compile(rf"(?i)\[(?P<tag>{dates.BBCODE_TAGS})(?:=[^\]\s]*)?\](?P<text>.*?)"
+                     r"\[/(?P=tag)\]")
 _AUTHOR = re.compile(r"\[(?P<name>[A-Z][\w.' -]{0,40}?)\]")
 _RUN_ID = [
     re.compile(r"\bRun\s+#?(?P<id>\d[\w.-]*)", re.IGNORECASE),  # "Run 12.17" is run 12.17
@@ -111,6 +119,10 @@ _COUNTED = re.compile(r"\s*(?:gpus?|nodes?|hosts?|tokens?|steps?|its?|iters?|sam
 # a rule before a line's date sets it apart wherever it stands: "=== 2021-11-24 ===", an IRC
 # log's "--- Day changed Thu Mar 14 2024"
 _RULE_LEAD = re.compile(r"\s*(?:={3,}|~{3,}|-{3,})\s")
+# a box drawn around one line, as a plain-text writer sets a day apart: "+------------+" / "|
+# 2024-03-14 |" / "+------------+" (a grid table of one cell), in box-drawing characters too
+_BOX_EDGE = re.compile(r"[+┌└╔╚][-=─═]{3,}[+┐┘╗╝]")
+_BOX_SIDES = re.compile(r"[|│║]\s*(?P<text>[^|│║]*?)\s*[|│║]")
 _TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$")  # |---|:--:|
 # a list item's bullet or number, a table row's bar, a date's label ("Date: 2023-03-04"; a
 # YAML list's "- date: 2024-05-06" too)
@@ -216,6 +228,8 @@ def _heading_at(lines: list[Line], i: int, levels: dict, heads: list[_Heading],
                 dayfirst: bool) -> _Heading | None:
     """The heading line i is, if any; `heads`: those found above it."""
     line, text = lines[i], lines[i].text.strip()
+    if line.level is None and (boxed := _boxed(lines, i, dayfirst)):
+        return boxed
     # a paragraph, unless it goes on a run of notes or begins one
     long = len(text) > _MAX_HEADING_CHARS and not _begins_run(lines, i, dayfirst)
     unindented = line.indent < _INDENTED
@@ -265,6 +279,27 @@ def _heading_at(lines: list[Line], i: int, levels: dict, heads: list[_Heading],
     return _Heading(i, text, level, when or dates.heading_when(text, dayfirst), page=line.page,
                     bold=bold, size=line.size, date_led=led,
                     byline=byline is not None)
+
+
+def _boxed(lines: list[Line], i: int, dayfirst: bool) -> _Heading | None:
+    """The box whose top edge is line i, three lines of one width ("+------------+" / "|
+    2024-03-14 |" / "+------------+"), as a heading titled by the line in it, where that line
+    has a date (the first it writes): it stands apart wherever it stands, as a line framed by
+    rules does (`dates.framed_when`). None for another line."""
+    rows = lines[i:i + 3]
+    if len(rows) < 3 or any(row.code or row.page != lines[i].page for row in rows):
+        return None
+    top, middle, bottom = (row.text.rstrip() for row in rows)
+    sides = _BOX_SIDES.fullmatch(middle.strip())
+    if not (sides and _BOX_EDGE.fullmatch(top.strip()) and _BOX_EDGE.fullmatch(bottom.strip())
+            and len(top) == len(middle) == len(bottom)):
+        return None
+    title = sides["text"]
+    when = dates.heading_when(title, dayfirst) if title else None
+    if when is None:
+        return None
+    return _Heading(i, title, _BODY_LEVEL, when, page=lines[i].page, span=3,
+                    date_led=dates.leading_when(title, dayfirst) is not None)
 
 
 def _date_days_by_headings_above(heads: list[_Heading], dayfirst: bool = False,
@@ -396,7 +431,9 @@ def _begins_run(lines: list[Line], i: int, dayfirst: bool) -> bool:
 def _mail_header(lines: list[Line], i: int, dayfirst: bool) -> _Heading | None:
     """A mail's header block at line i, a field a line (From:, To:, Date:, Subject:), as an
     export of a thread writes one over each message (an mbox under its "From " line): a
-    heading titled by its Subject, dated by its Date, its body the message under it."""
+    heading titled by its Subject, dated by its Date, its body the message under it. Pasted
+    without a Date, as a bot's reports are ("Subject: [train-bot] Daily report 2024-03-14" /
+    "From: train-bot <...>"), it is dated by the full date its Subject names."""
     fields: dict[str, str] = {}
     end = i + 1 if MBOX_SEPARATOR.match(lines[i].text.strip()) else i
     while end < len(lines) and (field := _FIELD.fullmatch(lines[end].text.strip())) and (
@@ -404,12 +441,15 @@ def _mail_header(lines: list[Line], i: int, dayfirst: bool) -> _Heading | None:
         fields.setdefault(field["name"].lower(), field["value"])
         end += 1
     when = dates.leading_when(fields["date"], dayfirst) if {"from", "date"} <= set(fields) else None
+    if when is not None and "subject" in fields:  # its end in the field says nothing of the subject
+        when = dates.When(when.date, when.time, when.timezone)
+    elif when is None and {"from", "subject"} <= set(fields) and "date" not in fields:
+        when = dates.heading_when(fields["subject"], dayfirst)
+        when = when if when is not None and when.date.year is not None else None
     if when is None:
         return None
-    if "subject" in fields:  # where the date ends in its field says nothing of the subject
-        when = dates.When(when.date, when.time, when.timezone)
     sender = _SENDER.sub("", fields["from"]).strip(' "') or fields["from"].strip("<> ")
-    return _Heading(i, fields.get("subject", fields["date"]), _BODY_LEVEL, when,
+    return _Heading(i, fields.get("subject") or fields["date"], _BODY_LEVEL, when,
                     page=lines[i].page, span=end - i, author=sender)
 
 
@@ -428,6 +468,7 @@ def _dated_items(lines: list[Line], heads: list[_Heading], dayfirst: bool,
     other = {head.index for head in heads}
     last_text = -1  # the last non-blank line before this one
     month: tuple[int | None, int] | None = None  # the one the heading above names
+    over_date: set[int] = set()  # items dated by the line under them
     for i, line in enumerate(lines):
         month = months.get(i) if i in other else month
         text = _item_text(line)
@@ -439,6 +480,9 @@ def _dated_items(lines: list[Line], heads: list[_Heading], dayfirst: bool,
             when = dates.day_led(text, *month)
         if when is None and text and "|" in text and (row := _row_from_its_date(text, dayfirst)):
             text, when = row
+        if when is None and text and not pasted and (under := _date_under_item(lines, i, dayfirst)):
+            when = under
+            over_date.add(i)
         field = _DATE_FIELD.match(line.text.strip())
         if when is not None and (field or _log_line(when, text) == pasted):
             depth = _depth(line)
@@ -453,6 +497,8 @@ def _dated_items(lines: list[Line], heads: list[_Heading], dayfirst: bool,
     # fraction of a point apart)
     outermost = min((depth for depth, *_ in found), default=0)
     items = [item for depth, item, *_ in found if depth - outermost < _INDENTED]
+    for item in items:  # the date line under an item is its heading's, no text of its entry
+        item.span = 2 if item.index in over_date else 1
     if len(items) < 2:
         return []
     starts = {item.index for item in items}
@@ -471,6 +517,22 @@ def _dated_items(lines: list[Line], heads: list[_Heading], dayfirst: bool,
         if text and not (in_item or i in allowed or "|" in text):
             return []
     return items
+
+
+def _date_under_item(lines: list[Line], i: int, dayfirst: bool) -> dates.When | None:
+    """The date of the line under list item i, where that line is only a date in the item's
+    block: an Org-mode outline pasted into Markdown, whose "* Restarted after ECC" reads as a
+    list item, writes its day on the line under it ("<2024-03-14 Thu 09:12>"), as a
+    plain-text list may ("- Restarted after ECC" / "  2024-03-14"). None for another line."""
+    below = i + 1
+    if not _MARKED_ITEM.match(lines[i].text).group().strip() or below == len(lines) or (
+            lines[below].code or lines[below].page != lines[i].page):
+        return None
+    text = lines[below].text.strip()
+    if not text or _MARKED_ITEM.match(text).group().strip():
+        return None
+    found = _date_alone(text, dayfirst)
+    return dates.When(found.date, found.time, found.timezone) if found else None  # no title's
 
 
 def _pasted_log_line(lines: list[Line], i: int) -> bool:
@@ -576,9 +638,11 @@ def _standalone(lines: list[Line], i: int) -> bool:
 
 def _date_alone(text: str, dayfirst: bool) -> dates.When | None:
     """The date of a line that is only a date, with its weekday or time: "26.02.", "Mon 4 Mar
-    2024" (not "3 nodes lost since Mar 4")."""
+    2024", an Org-mode timestamp "<2024-03-14 Thu 09:12>" (not "3 nodes lost since Mar 4")."""
     if len(text) > _MAX_DATED_LABEL_CHARS:
         return None
+    if stamp := dates.org_timestamp(text):  # "<2024-03-14 Thu 09:12>": its clock after a weekday
+        return stamp
     when = dates.leading_when(text, dayfirst)
     if when is None:  # a bare day and month ("26.02."), which only a heading's reading finds
         when = dates.heading_when(text, dayfirst)
@@ -782,7 +846,10 @@ def _to_entry(seq: int, head: _Heading, dayfirst: bool) -> Entry:
 
 def _unwrapped(text: str) -> str:
     """A heading without the bold marks of a dated line or title kept as the Markdown wrote
-    it: "**Mon 3/4 — call notes**", "**Alice Smith** — 04/03/2024 09:14"."""
+    it: "**Mon 3/4 — call notes**", "**Alice Smith** — 04/03/2024 09:14"; nor a forum post's
+    BBCode tags ("[b]14/03/2024[/b] — posted by jdoe"), nested ones too."""
+    while (unmarked := _BBCODE.sub(r"\g<text>", text)) != text:
+        text = unmarked
     return _EMPHASIS.sub(r"\2", text).strip()
 
 
