@@ -572,8 +572,12 @@ def test_a_date_line_in_capitals_and_bold_italic_opens_an_entry(tmp_path):
                      "***14 JANUARY 2025***\nSFT done.\n", encoding="utf-8")
     assert [(e.heading, e.date) for e in segment(read(notes))] == [
         ("13 JANUARY 2025", date(2025, 1, 13)), ("14 JANUARY 2025", date(2025, 1, 14))]
-
-
+    # its weekday in capitals too, as a heading in capitals writes it
+    shouted = tmp_path / "shouted.txt"
+    shouted.write_text("TRAINING LOG\n\nMONDAY 11 MARCH 2024\nRestarted node17.\n\n"
+                       "TUESDAY 12 MARCH 2024\nLoss spike at 52k.\n", encoding="utf-8")
+    assert [(e.heading, e.date) for e in segment(read(shouted))] == [
+        ("MONDAY 11 MARCH 2024", date(2024, 3, 11)), ("TUESDAY 12 MARCH 2024", date(2024, 3, 12))]
 
 
 def test_a_heading_that_is_only_a_day_and_month_is_dated(tmp_path):

@@ -241,6 +241,11 @@ def test_an_org_outline_pasted_as_markdown_dates_each_heading_by_its_timestamp(t
         ("Node swap g22 -> g53", date(2024, 3, 18), "14:20"),
         ("Eval at step 20000", date(2024, 3, 19), None)]
     assert got[-2].text == "Swapped, perf back.\n- nvidia-smi showed replay errors"
+    # a plain date at a list's own margin heads the next group: it dates no item above it
+    runs = ("Run log\n2024-03-14\n- restarted node17\n2024-03-15\n- loss spike at 52k\n"
+            "2024-03-16\n- quiet\n")
+    assert not [e for e in entries_of(tmp_path, "runs.txt", runs)
+                if e.date is not None and e.heading == "restarted node17"]
 
 
 def test_lists_that_meet_without_a_blank_line_are_not_set_apart():
@@ -305,19 +310,34 @@ def test_a_line_of_tags_led_by_the_day_opens_a_note(tmp_path):
         ("Node swap", date(2024, 7, 5))]
 
 
+def test_tags_that_close_a_note_title_nothing(tmp_path):
+    """Bear and Obsidian notes often end with their tags: a day's tag with only a heading after
+    it closes the note above, whose date it is, and opens no empty note of its own."""
+    notes = ("# Notes\n\n## Restarted after ECC\n\nNode17 drained, job resumed from step 41k.\n\n"
+             "#2024-03-14 #incident\n\n## Loss spike\n\nSpike at 52k, skipped batch.\n\n"
+             "#2024-03-15 #incident\n")
+    got = entries_of(tmp_path, "closing-tags.md", notes)
+    assert [(e.heading, e.date) for e in got] == [
+        ("Restarted after ECC", date(2024, 3, 14)), ("Loss spike", date(2024, 3, 15))]
+    assert "resumed from step 41k" in got[0].text
+
+
 def test_a_line_ending_in_its_bracketed_date_over_indented_lines_is_a_note(tmp_path):
     """A plain-text log titles each note with its date in brackets at the line's end, its text
     indented under it; a line that ends so over a line not indented is prose."""
     text = ("ops notes\n\nRestarted after ECC on node17 [30/12/2024 09:12]\n"
             "  node drained, resumed from step 41500.\n"
             "Loss spike, auto-rollback [31/12/2024 03:47]\n  rolled back to 44000.\n"
-            "Checkpoints are listed in the sheet (2024-12-30)\nnothing else to add.\n")
+            "Checkpoints are listed in the sheet (2024-12-30)\nnothing else to add.\n"
+            "The sheet also has the older runs,\nsee the tab of the day before (2024-12-29)\n"
+            "    for the restarts.\n")
     for name in ("ops.md", "ops.txt"):
         got = entries_of(tmp_path, name, text)
         assert [(e.heading, e.date, e.time) for e in got] == [
             ("Restarted after ECC on node17 [30/12/2024 09:12]", date(2024, 12, 30), "09:12"),
             ("Loss spike, auto-rollback [31/12/2024 03:47]", date(2024, 12, 31), "03:47")]
         assert "nothing else to add." in got[-1].text
+        assert "    for the restarts." in got[-1].text  # (a paragraph's line is no title)
 
 
 def test_dated_links_under_undated_headings_stay_in_their_entry(tmp_path):

@@ -201,7 +201,7 @@ _BBCODE_TAG = re.compile(rf"\[/?(?i:{BBCODE_TAGS})(?:=[^\]\s]*)?\]")
 # (in the writer's language) stands between its date and clock
 _ORG_TIMESTAMP = re.compile(
     r"\s*[<\[](?P<date>(?:19|20)\d\d-[01]\d-[0-3]\d)(?:\s+[^\W\d_]{2,3}\.?)?"
-    r"(?:\s+(?P<time>[0-2]?\d:[0-5]\d)(?:-[0-2]?\d:[0-5]\d)?)?(?:\s+[.+-]{1,2}\d+[hdwmy])*[>\]]\s*")
+    r"(?:\s+(?P<time>(?:[01]?\d|2[0-3]):[0-5]\d)(?:-[0-2]?\d:[0-5]\d)?)?(?:\s+[.+-]{1,2}\d+[hdwmy])*[>\]]\s*")
 _TIME = re.compile(
     r"(?:\s*(?:T|_|,|at|@))?\s*(?P<hour>[0-2]?\d)(?::(?P<minute>[0-5]\d))?(?::(?P<second>[0-5]\d))?"
     r"(?:\s*(?P<ampm>[ap]\.?m\.?))?(?=Z(?!\w)|:(?!\d)|[^\w:]|$)",
@@ -249,10 +249,12 @@ _ZONE = re.compile(r"\s*\(?(?P<zone>Z|[A-Z]{2,5}|UTC[+-]\d{1,2})\)?(?![\w])")
 # 2024`, `--- Log opened ...`).
 # A lone '-' or '*' is a list item.
 # (an English one capitalised, a name of another language as that language writes it)
+# (English's in capitals too, written out: "MONDAY 11 MARCH 2024", as a month in capitals is)
 _WEEKDAY_LEAD = (r"(?:(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]*|"
+                 rf"{'|'.join(names[-1].upper() for names in WEEKDAY_NAMES['en'])}|"
                  rf"{_written(WEEKDAY_NAMES, set(WEEKDAY_NAMES) - {'en'})})\.?,?\s+")
 _LEAD = re.compile(
-    rf"^(?:\s|\*\*\*?|___?|#+\s|[\[(<]|=+|~+|-{{2,}}|{_WEEKDAY_LEAD}(?=\w)|"
+    rf"^(?:\s|\*\*\*?|#+\s|[\[(<]|=+|~+|-{{2,}}|{_WEEKDAY_LEAD}(?=\w)|"
     r"(?:Day|Week|Entry)\s+#?\d+\b[\s,:.\-\u2013\u2014]*|Day changed\s+|Log opened\s+)*")
 # a weekday at the end of the lead, where a date written with it opens ("Mon 3/4")
 _LEADING_WEEKDAY = re.compile(rf"{_WEEKDAY_LEAD}$")

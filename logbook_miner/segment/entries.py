@@ -377,9 +377,14 @@ def _day_tag_note(lines: list[Line], i: int, heads: list[_Heading],
     """The date of line i if it is a line of tags led by the day's ("#2024_07_01", "#2024-03-14
     #train"), as a notes app exports notes titled by their day: a note of its own, but for the
     line of tags under a heading, which dates that heading (`_read_preamble`), unless another
-    such line stands under it before the next styled heading (a heading over several notes)."""
+    such line stands under it before the next styled heading (a heading over several notes).
+    Tags with nothing under them but a heading close a note (as Bear and Obsidian notes end) and
+    title nothing."""
     text = lines[i].text.strip()
     if not _day_tag_line(text):
+        return None
+    under = next((j for j in range(i + 1, len(lines)) if lines[j].text.strip()), None)
+    if under is None or lines[under].level is not None or _day_tag_line(lines[under].text.strip()):
         return None
     above = next((j for j in range(i - 1, -1, -1) if lines[j].text.strip()), None)
     if heads and above is not None and heads[-1].index <= above < heads[-1].index + heads[-1].span:
@@ -397,12 +402,17 @@ def _day_tag_line(text: str) -> bool:
 
 
 def _over_indented_lines(lines: list[Line], i: int, dayfirst: bool) -> dates.When | None:
-    """The date of line i if it ends with its date in brackets and the lines under it are
+    """The date of line i if it ends with its date in brackets and the line under it is
     indented, as a plain-text log writes each note: its title and when ("Restarted after ECC on
-    node17 [30/12/2024 09:12]"), then its text indented under it. A list item is none."""
-    below = i + 1
+    node17 [30/12/2024 09:12]"), then its text indented under it. A list item is none, and so is
+    a line inside a paragraph (the line above it is text at the same margin): "Used the
+    checkpoint of the day before (2024-03-14)" over "    and lowered the lr" continues a note."""
+    below, above = i + 1, lines[i - 1] if i else None
     if below == len(lines) or lines[below].code or not lines[below].text.strip() or (
             _depth(lines[below]) < _INDENTED or _ITEM_MARK.match(lines[i].text.strip())):
+        return None
+    if (above is not None and above.level is None and above.text.strip()
+            and _depth(above) < _INDENTED):
         return None
     return dates.trailing_when(lines[i].text.strip(), dayfirst)
 
@@ -518,13 +528,17 @@ def _date_under_item(lines: list[Line], i: int, dayfirst: bool) -> dates.When | 
     """The date of the line under list item i, where that line is only a date in the item's
     block: an Org-mode outline pasted into Markdown, whose "* Restarted after ECC" reads as a
     list item, writes its day on the line under it ("<2024-03-14 Thu 09:12>"), as a
-    plain-text list may ("- Restarted after ECC" / "  2024-03-14"). None for another line."""
+    plain-text list may, indented ("- Restarted after ECC" / "  2024-03-14"). A plain date at
+    the item's own margin heads what follows it ("- restarted node17" / "2024-03-15" / "- loss
+    spike"), and another line is none."""
     below = i + 1
     if not _MARKED_ITEM.match(lines[i].text).group().strip() or below == len(lines) or (
             lines[below].code or lines[below].page != lines[i].page):
         return None
     text = lines[below].text.strip()
     if not text or _MARKED_ITEM.match(text).group().strip():
+        return None
+    if dates.org_timestamp(text) is None and _depth(lines[below]) <= _depth(lines[i]):
         return None
     found = _date_alone(text, dayfirst)
     return dates.When(found.date, found.time, found.timezone) if found else None  # no title's
