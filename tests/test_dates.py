@@ -587,6 +587,18 @@ def test_french_and_german_names_of_months_and_weekdays_date_a_logbook(tmp_path)
         date(2024, 6, 3), date(2024, 5, 2)]
 
 
+def test_a_heading_that_is_only_a_dotted_date_with_a_two_digit_year_is_dated(tmp_path):
+    """"### 14.03.24" and "### Fr 15.03.24" head a day each, day first as Europe writes it; a
+    heading or a line with more in it keeps "2.4.21" or "14.03.24" a version."""
+    notes = tmp_path / "logbuch.md"
+    notes.write_text("# Logbuch ch-3b\n\n### 14.03.24\n\nstarted\n\n### Fr 15.03.24\n\n"
+                     "moved to v2.4.21\n", encoding="utf-8")
+    assert [(e.heading, e.date) for e in segment(read(notes))] == [
+        ("14.03.24", date(2024, 3, 14)), ("Fr 15.03.24", date(2024, 3, 15))]
+    assert heading_when("Release 14.03.24") is None
+    assert heading_when("2.4.21") is None
+
+
 def test_a_date_line_in_capitals_and_bold_italic_opens_an_entry(tmp_path):
     """"***14 JANUARY 2025***" is a date line set in bold italic, its month written out in
     capitals: an entry's heading, without its marks."""

@@ -28,7 +28,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 # and a year, where French and German write them ("14 mars 2024", "3. Juni 2024";
 # `_SHARED_MONTHS`). German cuts its weekdays to two letters ("Mo", "Do", "So"), which English
 # words and syllables are: those are read only before a day written with its dot, as German
-# writes it ("Mo, 18. März 2024", "Fr 15.03.2024"; `_CUT`).
+# writes it ("Mo, 18. März 2024", "Fr 15.03.24"; `_CUT`).
 MONTH_NAMES: dict[str, tuple[tuple[str, ...], ...]] = {
     "en": (("jan", "january"), ("feb", "february"), ("mar", "march"), ("apr", "april"),
            ("may",), ("jun", "june"), ("jul", "july"), ("aug", "august"),
@@ -197,6 +197,11 @@ _BARE_DAY = re.compile(r"\s*(?:(?P<a>[0-3]?\d)/(?P<b>[0-3]?\d)"
                        r"|(?P<da>[0-3]\d)(?P<dot>\.)(?P<db>[01]\d)\.)"
                        rf"(?:\s+\(?(?i:{_WEEKDAY})\.?\)?(?!\w)"
                        r"|(?=\s*$|\s+\d{1,2}:\d\d|\s*[:\u2013\u2014-]\s))")
+# a heading that is only a dotted date with a two-digit year, its weekday before it or not:
+# "14.03.24", "Fr 15.03.24" (day first, zero-padded, as Europe writes it; a heading's only: in
+# a line of the body "2.4.21" is a version as often, see `heading_when`)
+_DOTTED_SHORT_YEAR = re.compile(rf"\s*(?:(?:(?i:{_WEEKDAY})|{_CUT_WEEKDAY})\.?,?\s+)?"
+                                r"(?P<da>[0-3]\d)(?P<dot>\.)(?P<db>[01]\d)\.(?P<year>\d\d)\s*")
 # a heading that opens with a date written without separators, as file names and some daily
 # logs write it: "20240314", "20240315 (fri)" (a heading's only: in a line of the body eight
 # digits are a count or an id as often; not "20240314_1200" nor "20240314-rc1")
@@ -693,15 +698,16 @@ def moved(when: When, at: int) -> When:
 
 def heading_when(text: str, dayfirst: bool = False) -> When | None:
     """The first date in a heading, with the time and zone written right after it; a heading
-    that is only a day and month ("6/3", "6/3 14:20") is one too, its year found later, and so
-    is one that opens with a date without separators ("20240314")."""
+    that is only a day and month ("6/3", "6/3 14:20") is one too, its year found later, as is
+    one that is only a dotted date with a two-digit year ("Fr 15.03.24"), and so is one that
+    opens with a date without separators ("20240314")."""
     compact = _COMPACT.match(text, _LEAD.match(text).end())
     if compact and (found := _to_match(compact, dayfirst)):
         return when_at(text, found)
     dates = find_dates(text, dayfirst)
     if dates:  # a mail's subject may name other days: its posting stamp dates it
         return when_at(text, next((d for d in dates[1:] if _posting_stamp(text, d)), dates[0]))
-    bare = _BARE_DAY.match(text)
+    bare = _BARE_DAY.match(text) or _DOTTED_SHORT_YEAR.fullmatch(text)
     found = _to_match(bare, dayfirst) if bare else None
     return when_at(text, found) if found else None
 
