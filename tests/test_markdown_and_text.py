@@ -287,6 +287,22 @@ def test_a_table_rows_id_before_its_date_cell_is_read(tmp_path):
         ("run-42 | 2024-03-12 | NCCL timeout, restarted", date(2024, 3, 12), "run-42")]
 
 
+def test_a_log_kept_as_a_mediawiki_table(tmp_path):
+    """A wiki page keeps its log as a MediaWiki table: each row ("|-" / "| 14 Mar 2024 || jdoe
+    || ...") is an entry, as a Markdown table's is; the table's header row ("! Date !! Who")
+    and the page's category links are no prose around the log, but a paragraph after it is."""
+    page = ("= Run log =\n\nOn-call notes.\n\n{| class=\"wikitable\"\n! Date !! Who !! Note\n"
+            "|-\n| 14 Mar 2024 || jdoe || started on 32 nodes\n|-\n"
+            "| 15 Mar 2024 || kpatel || restarted after ECC on node17\n|}\n\n"
+            "[[Category:Training runs]]\n")
+    got = entries_of(tmp_path, "wiki.md", page)
+    assert [(e.heading, e.date) for e in got if e.date] == [
+        ("14 Mar 2024 || jdoe || started on 32 nodes", date(2024, 3, 14)),
+        ("15 Mar 2024 || kpatel || restarted after ECC on node17", date(2024, 3, 15))]
+    report = page + "\nCheckpoint more often next time.\n"
+    assert [e.date for e in entries_of(tmp_path, "report.md", report)] == [None]
+
+
 def test_only_a_tag_that_names_the_day_dates_a_note(tmp_path):
     """A notes app's line of tags dates its note by a tag that is the day ("#log/2024-03-14",
     "#2024-03-15"), not by a deadline's or an issue's ("#due/2024-04-01")."""

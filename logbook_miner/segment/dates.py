@@ -9,7 +9,7 @@ through `zoneinfo`, so DST is right for ET/PT/CET.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime, time
 from itertools import pairwise
@@ -19,8 +19,16 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 # short ones too. English writes them capitalised ("Mar", "March"), a month written out in
 # capitals too ("14 MARCH 2024", as a heading in capitals does; a short one, "MAR", "DEC", is as
 # often an acronym or a code), never in lower case, where "may" and "march" are words; Italian
-# writes them in lower case too ("giovedì 14 marzo 2024"). Only forms no English word shares:
-# Italian's short "set" and "ago" are words, so its months are written out in full.
+# and French write them in lower case too ("giovedì 14 marzo 2024", "jeudi 14 mars 2024"),
+# German capitalised, as it writes every noun ("Donnerstag, 14. März 2024"). Only forms no
+# English word shares: Italian's short "set" and "ago" are words, so its months are written out
+# in full, as French's are (its "mar", "sam" are words). French's "mars" is a word too ("a
+# spike mars 3 runs") and a planet's name ("Mars 2024"), and "Juni", "Juli", "Mai", "Avril" are
+# people's names ("Juni 3 nodes down" may be Juni's note): those are read only between a day
+# and a year, where French and German write them ("14 mars 2024", "3. Juni 2024";
+# `_SHARED_MONTHS`). German cuts its weekdays to two letters ("Mo", "Do", "So"), which English
+# words and syllables are: those are read only before a day written with its dot, as German
+# writes it ("Mo, 18. März 2024", "Fr 15.03.24"; `_CUT`).
 MONTH_NAMES: dict[str, tuple[tuple[str, ...], ...]] = {
     "en": (("jan", "january"), ("feb", "february"), ("mar", "march"), ("apr", "april"),
            ("may",), ("jun", "june"), ("jul", "july"), ("aug", "august"),
@@ -29,6 +37,12 @@ MONTH_NAMES: dict[str, tuple[tuple[str, ...], ...]] = {
     "it": (("gennaio",), ("febbraio",), ("marzo",), ("aprile",), ("maggio",), ("giugno",),
            ("luglio",), ("agosto",), ("settembre",), ("ottobre",), ("novembre",),
            ("dicembre",)),
+    "fr": (("janvier",), ("février", "fevrier"), ("mars",), ("avril",), ("mai",), ("juin",),
+           ("juillet",), ("août", "aout"), ("septembre",), ("octobre",), ("novembre",),
+           ("décembre", "decembre")),
+    "de": (("januar",), ("februar",), ("märz", "mär", "maerz"), ("april",), ("mai",),
+           ("juni",), ("juli",), ("august",), ("september",), ("oktober", "okt"),
+           ("november",), ("dezember", "dez")),
 }
 WEEKDAY_NAMES: dict[str, tuple[tuple[str, ...], ...]] = {
     "en": (("mon", "monday"), ("tue", "tues", "tuesday"), ("wed", "wednesday"),
@@ -36,30 +50,46 @@ WEEKDAY_NAMES: dict[str, tuple[tuple[str, ...], ...]] = {
            ("sun", "sunday")),
     "it": (("lunedì", "lunedi"), ("martedì", "martedi"), ("mercoledì", "mercoledi"),
            ("giovedì", "giovedi"), ("venerdì", "venerdi"), ("sabato",), ("domenica",)),
+    "fr": (("lundi",), ("mardi",), ("mercredi",), ("jeudi",), ("vendredi",), ("samedi",),
+           ("dimanche",)),
+    "de": (("montag", "mo"), ("dienstag", "di"), ("mittwoch", "mi"), ("donnerstag", "do"),
+           ("freitag", "fr"), ("samstag", "sonnabend", "sa"), ("sonntag", "so")),
 }
-_LOWER_CASE = ("it",)  # the languages that write those names in lower case
+_LOWER_CASE = ("it", "fr")  # the languages that write those names in lower case
+# the months' names an English word or name shares, read only between a day and a year
+_SHARED_MONTHS = ("mars", "avril", "mai", "juni", "juli")
+_CUT = 2  # letters of a weekday cut short as German cuts it, read only before a dotted day
 MONTHS = {name: number for names in MONTH_NAMES.values()
           for number, forms in enumerate(names, start=1) for name in forms}
 WEEKDAYS = {name: number for names in WEEKDAY_NAMES.values()
             for number, forms in enumerate(names) for name in forms}
 
 
-def _written(table: dict[str, tuple[tuple[str, ...], ...]], languages: Iterable[str]) -> str:
-    """A regex alternation of the names of `table` in `languages` as they are written: each
-    capitalised, in capitals if written out (its longest form), and in lower case where the
-    language writes it so (the longest first, so that "March" is not read as its "Mar")."""
+def _written(table: dict[str, tuple[tuple[str, ...], ...]], languages: Iterable[str],
+             keep: Callable[[str], bool] = lambda name: True) -> str:
+    """A regex alternation of the names of `table` in `languages` (those `keep` keeps) as they
+    are written: each capitalised, in capitals if written out (its longest form), and in lower
+    case where the language writes it so (the longest first, so that "March" is not read as
+    its "Mar")."""
     forms = {written for language in languages for names in table[language] for name in names
+             if keep(name)
              for written in (name.capitalize(),
                              *((name.upper(),) if len(name) == max(map(len, names)) else ()),
                              *((name,) if language in _LOWER_CASE else ()))}
     return "|".join(sorted(forms, key=lambda form: (-len(form), form)))
 
 
-_MONTH = rf"(?P<mon>{_written(MONTH_NAMES, MONTH_NAMES)})\.?"
-_ORDINAL = r"(?:st|nd|rd|th)?"
+_MONTH = rf"(?P<mon>{_written(MONTH_NAMES, MONTH_NAMES, lambda n: n not in _SHARED_MONTHS)})\.?"
+# a month's name between its day and its year: every form ("14 mars 2024")
+_ANY_MONTH = rf"(?P<mon>{_written(MONTH_NAMES, MONTH_NAMES)})\.?"
+_ORDINAL = r"(?:st|nd|rd|th|(?<=\b1)er)?"  # French writes "1er" for the first, "2" for the second
 _DAY = rf"(?P<day>[0-3]?\d){_ORDINAL}"
-# a weekday's name, in full or cut short ("Mon", "Tues", "Thurs"; "giovedì"), in any case
-_WEEKDAY = rf"(?P<weekday>{'|'.join(sorted(WEEKDAYS, key=lambda name: (-len(name), name)))})"
+# a weekday's name, in full or cut short ("Mon", "Tues", "Thurs"; "giovedì"), in any case (not
+# cut to two letters, as German cuts it: "Do", "So" are English words)
+_WEEKDAY_FORMS = sorted((n for n in WEEKDAYS if len(n) > _CUT), key=lambda n: (-len(n), n))
+_WEEKDAY = rf"(?P<weekday>{'|'.join(_WEEKDAY_FORMS)})"
+# a weekday cut short as German cuts it ("Mo", "Do"), capitalised, before a dotted day
+_CUT_WEEKDAY = rf"(?:{_written(WEEKDAY_NAMES, WEEKDAY_NAMES, lambda n: len(n) == _CUT)})"
 _DASH = r"\s*[-\u2013]\s*"
 # a range's end may name its weekday: "Mon 11 – Wed 13 Mar 2024", "Fri 29 Mar – Mon 1 Apr 2024"
 _DASH_TO = rf"{_DASH}(?:(?i:{_WEEKDAY.replace('?P<weekday>', '?:')})\.?,?\s+)?"
@@ -131,6 +161,12 @@ DATE_PATTERNS = [
     # ("of" only after an ordinal: "3 of June's runs" is a count)
     re.compile(rf"\b(?P<day>[0-3]?\d)(?:(?:st|nd|rd|th)\s+of|{_ORDINAL}{_RANGE_END})"
                rf"\s+{_MONTH}\b,?(?:\s+(?P<year>(?:19|20)\d\d)\b)?"),
+    # a day, its month and its year, as French and German write a date: "14 mars 2024" (a
+    # month's name English text shares is read only so: "Juni 3 nodes", "3 Juni" are none),
+    # "14. März 2024", its dot German's ordinal (its year after it: "step 3. March ..." may
+    # end a sentence)
+    re.compile(rf"(?<![\d.])(?P<day>[0-3]?\d)(?:\.|{_ORDINAL})\s+{_ANY_MONTH}\s+"
+               r"(?P<year>(?:19|20)\d\d)\b"),
     # the day after its month and "the": "March the 15th", "March the Nineteenth" (a day in
     # figures needs its ordinal: "May the 4 runs" is none); in words before "of" and its month:
     # "the first of April" (after "the": "a third of March's budget" is a share)
@@ -161,6 +197,11 @@ _BARE_DAY = re.compile(r"\s*(?:(?P<a>[0-3]?\d)/(?P<b>[0-3]?\d)"
                        r"|(?P<da>[0-3]\d)(?P<dot>\.)(?P<db>[01]\d)\.)"
                        rf"(?:\s+\(?(?i:{_WEEKDAY})\.?\)?(?!\w)"
                        r"|(?=\s*$|\s+\d{1,2}:\d\d|\s*[:\u2013\u2014-]\s))")
+# a heading that is only a dotted date with a two-digit year, its weekday before it or not:
+# "14.03.24", "Fr 15.03.24" (day first, zero-padded, as Europe writes it; a heading's only: in
+# a line of the body "2.4.21" is a version as often, see `heading_when`)
+_DOTTED_SHORT_YEAR = re.compile(rf"\s*(?:(?:(?i:{_WEEKDAY})|{_CUT_WEEKDAY})\.?,?\s+)?"
+                                r"(?P<da>[0-3]\d)(?P<dot>\.)(?P<db>[01]\d)\.(?P<year>\d\d)\s*")
 # a heading that opens with a date written without separators, as file names and some daily
 # logs write it: "20240314", "20240315 (fri)" (a heading's only: in a line of the body eight
 # digits are a count or an id as often; not "20240314_1200" nor "20240314-rc1")
@@ -249,10 +290,13 @@ _ZONE = re.compile(r"\s*\(?(?P<zone>Z|[A-Z]{2,5}|UTC[+-]\d{1,2})\)?(?![\w])")
 # 2024`, `--- Log opened ...`).
 # A lone '-' or '*' is a list item.
 # (an English one capitalised, a name of another language as that language writes it)
-# (English's in capitals too, written out: "MONDAY 11 MARCH 2024", as a month in capitals is)
-_WEEKDAY_LEAD = (r"(?:(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]*|"
-                 rf"{'|'.join(names[-1].upper() for names in WEEKDAY_NAMES['en'])}|"
-                 rf"{_written(WEEKDAY_NAMES, set(WEEKDAY_NAMES) - {'en'})})\.?,?\s+")
+# (German's cut to two letters only before a dotted day: "Do, 14. März 2024", not "So 1/2 of";
+# English's in capitals too, written out: "MONDAY 11 MARCH 2024", as a month in capitals is)
+_NOT_ENGLISH_WEEKDAYS = _written(WEEKDAY_NAMES, set(WEEKDAY_NAMES) - {"en"},
+                                 lambda name: len(name) > _CUT)
+_ENGLISH_IN_CAPITALS = "|".join(names[-1].upper() for names in WEEKDAY_NAMES["en"])
+_WEEKDAY_LEAD = (rf"(?:(?:(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]*|{_ENGLISH_IN_CAPITALS}"
+                 rf"|{_NOT_ENGLISH_WEEKDAYS})\.?,?\s+|{_CUT_WEEKDAY}\.?,?\s+(?=[0-3]?\d\.))")
 _LEAD = re.compile(
     rf"^(?:\s|\*\*\*?|#+\s|[\[(<]|=+|~+|-{{2,}}|{_WEEKDAY_LEAD}(?=\w)|"
     r"(?:Day|Week|Entry)\s+#?\d+\b[\s,:.\-\u2013\u2014]*|Day changed\s+|Log opened\s+)*")
@@ -656,15 +700,16 @@ def moved(when: When, at: int) -> When:
 
 def heading_when(text: str, dayfirst: bool = False) -> When | None:
     """The first date in a heading, with the time and zone written right after it; a heading
-    that is only a day and month ("6/3", "6/3 14:20") is one too, its year found later, and so
-    is one that opens with a date without separators ("20240314")."""
+    that is only a day and month ("6/3", "6/3 14:20") is one too, its year found later, as is
+    one that is only a dotted date with a two-digit year ("Fr 15.03.24"), and so is one that
+    opens with a date without separators ("20240314")."""
     compact = _COMPACT.match(text, _LEAD.match(text).end())
     if compact and (found := _to_match(compact, dayfirst)):
         return when_at(text, found)
     dates = find_dates(text, dayfirst)
     if dates:  # a mail's subject may name other days: its posting stamp dates it
         return when_at(text, next((d for d in dates[1:] if _posting_stamp(text, d)), dates[0]))
-    bare = _BARE_DAY.match(text)
+    bare = _BARE_DAY.match(text) or _DOTTED_SHORT_YEAR.fullmatch(text)
     found = _to_match(bare, dayfirst) if bare else None
     return when_at(text, found) if found else None
 

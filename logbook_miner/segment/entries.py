@@ -33,7 +33,8 @@ What an entry is, stated once:
   items, table rows or `Date:` lines (a YAML list's `- date:` too) that
   begin with a date (two or more, each with its block), those are the
   entries: a logbook kept as a list of dated bullets, a table (its date
-  maybe after a row's number: "| 1 | 2024-03-11 | ...") or a form; so are
+  maybe after a row's number: "| 1 | 2024-03-11 | ..."; a MediaWiki
+  table's rows too: "|-" / "| 14 Mar 2024 || jdoe || ...") or a form; so are
   log lines that each open a block ("Mar 14 09:12:01 node17 kernel: ..." over
   its "> note:"), list items led by a day's number under a heading that
   names their month ("## March 2024" / "- 14: restarted"), and list items
@@ -119,6 +120,11 @@ _RULE_LEAD = re.compile(r"\s*(?:={3,}|~{3,}|-{3,})\s")
 _BOX_EDGE = re.compile(r"[+┌└╔╚][-=─═]{3,}[+┐┘╗╝]")
 _BOX_SIDES = re.compile(r"[|│║]\s*(?P<text>[^|│║]*?)\s*[|│║]")
 _TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$")  # |---|:--:|
+# a MediaWiki table, from its "{|" to its "|}", its rows a bar's ("|-" / "| 14 Mar 2024 || jdoe
+# || ..."), its header row the "!"'s ("! Date !! Who !! Note"); and a wiki page's category links,
+# which MediaWiki writes at its end ("[[Category:Training runs]]"), tags, no text
+_WIKI_TABLE = re.compile(r"\s*(?P<edge>\{\||\|\})")
+_WIKI_CATEGORIES = re.compile(r"(?:\s*\[\[Category:[^\[\]]+\]\])+\s*")
 # a list item's bullet or number, a table row's bar, a date's label ("Date: 2023-03-04"; a
 # YAML list's "- date: 2024-05-06" too)
 _BULLET = r"[-*+\u2022]"
@@ -507,9 +513,10 @@ def _dated_items(lines: list[Line], heads: list[_Heading], dayfirst: bool,
     if len(items) < 2:
         return []
     starts = {item.index for item in items}
+    tabled = _table_lines(lines)
     preamble = [i for i, line in enumerate(lines[:items[0].index])
-                if line.text.strip() and i not in other]
-    allowed = other | (set(preamble) if len(preamble) <= _PREAMBLE_LINES else set())
+                if line.text.strip() and i not in other and i not in tabled]
+    allowed = other | tabled | (set(preamble) if len(preamble) <= _PREAMBLE_LINES else set())
     in_item = after_item = False  # in an item's block; the last non-blank line was
     for i, line in enumerate(lines):
         text = line.text.strip()
@@ -519,9 +526,24 @@ def _dated_items(lines: list[Line], heads: list[_Heading], dayfirst: bool,
         quote = bool(text) and (text[0] == ">" or line.indent >= _INDENTED)
         in_item = bool(text) and (in_item or i in starts or (after_item and quote))
         after_item = in_item if text else after_item
-        if text and not (in_item or i in allowed or "|" in text):
+        if text and not (in_item or i in allowed):
             return []
     return items
+
+
+def _table_lines(lines: list[Line]) -> set[int]:
+    """The lines of a log's tables, which a table log holds besides its dated rows: each line
+    with a bar (a Markdown table's header and rule), each line of a MediaWiki table (its header
+    row "! Date !! Who" has none) and a wiki page's category links under it."""
+    found: set[int] = set()
+    in_wiki_table = False
+    for i, line in enumerate(lines):
+        edge = _WIKI_TABLE.match(line.text)
+        in_wiki_table = (in_wiki_table or bool(edge and edge["edge"] == "{|")) and not (
+            edge and edge["edge"] == "|}")
+        if "|" in line.text or in_wiki_table or _WIKI_CATEGORIES.fullmatch(line.text):
+            found.add(i)
+    return found
 
 
 def _date_under_item(lines: list[Line], i: int, dayfirst: bool) -> dates.When | None:
