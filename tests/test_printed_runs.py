@@ -215,3 +215,18 @@ def test_an_org_heading_over_its_timestamp_printed_as_a_list_item_heads_its_note
                           ("Restarted after ECC", date(2024, 3, 14), "09:12")]
     assert segment(doc)[-1].text == "Node g17 uncorrectable ECC."
 
+
+def test_a_bots_mail_header_without_a_date_printed_with_its_body_heads_it():
+    """A bot's mail pasted as "Subject: ..." over "From: bot <addr>" over its body prints as one
+    paragraph: the header ends after the sender's address, or after a Date's clock and zone."""
+    doc = _printed(["Subject: [train-bot] Daily report 2024-03-11 From: train-bot",
+                    "train-bot@cluster.internal step: 8000 loss: 2.96 restarts: 0"],
+                   ["Subject: [train-bot] ALERT loss spike From: train-bot",
+                    "train-bot@cluster.internal Date: Wed, 13 Mar 2024 02:17:44 +0000 loss 2.71",
+                    "-> 3.92 over 30 steps."])
+    entries = segment(doc)
+    assert [(e.heading, e.date, e.time) for e in entries] == [
+        ("[train-bot] Daily report 2024-03-11", date(2024, 3, 11), None),
+        ("[train-bot] ALERT loss spike", date(2024, 3, 13), "02:17:44")]
+    assert [e.text.splitlines()[-1] for e in entries] == [
+        "step: 8000 loss: 2.96 restarts: 0", "loss 2.71 -> 3.92 over 30 steps."]

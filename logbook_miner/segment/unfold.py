@@ -19,7 +19,9 @@ again where the author's broke:
   ("Monday 25 March 2024" over "++++++++++++++++++++", a plain-text writer's heading);
 - after a separator line that frames who wrote and when between rules ("--- comment by jdoe,
   2024-03-14 09:12 ---") and opens a paragraph, and before each later one;
-- before each field of a mail's header, and after a mail client's "On ... wrote:";
+- before each field of a mail's header, and after its last field where its value ends (a
+  sender's address, a date's clock and zone: a bot's mail pasted with its body under its
+  header); after a mail client's "On ... wrote:";
 - after a notes app's day tag that opens a paragraph ("#2024_07_01" over its note), and around
   a date with its clock after a short title that opens one ("Run started" / "Mar 11, 2024,
   8:02:17 AM" / the text, a Keep export's; "* Restarted after ECC" / "<2024-03-14 Thu 09:12>",
@@ -63,6 +65,10 @@ _MAIL_FIELD = re.compile(rf"\s(?=(?i:{'|'.join(sorted(MAIL_FIELDS, key=len, reve
 # a mail client's line over a reply, where a line could begin: "On Tue, Apr 2, 2024 at 8:41 AM
 # Priya <p@x.org> wrote:"
 _ATTRIBUTION = re.compile(r"(?:^|(?<=[.!?:]\s))On\s.{10,160}?\swrote:(?=\s|$)")
+_FIELD_VALUE = re.compile(r"(?P<name>[\w-]+):\s+")
+# a mail field's address, after its name if any: "Jane Doe <jane@x.org>", "bot bot@x.internal"
+_ADDRESS = re.compile(r"[^@\n]{0,60}?<?[\w.+-]+@[\w-]+(?:\.[\w-]+)+>?(?=\s|$)")
+_ZONE_OFFSET = re.compile(r"\s*(?:[+-][01]\d[0-5]\d|UTC|GMT)\b(?:\s*\([A-Z]{2,5}\))?")
 _BYLINE_DASH = re.compile(r"\s[—–]\s")
 # a row of one symbol after a paragraph's first words: "Monday 25 March 2024 ++++++++ ..."
 _ROW = re.compile(r"\s(?P<row>([^\w\s])\2{4,})(?=\s)")  # (five or more: "Ok --- fine" is none)
@@ -249,9 +255,10 @@ def _titled_stamp(text: str, begin: int, dayfirst: bool) -> tuple[int, int] | No
 def _breaks(text: str, dayfirst: bool) -> list[int] | None:
     """Where a mail's, a chat's or an underlined heading's lines began in a paragraph's text;
     None if it is none of them."""
-    if (text.startswith(("From:", "Date:")) or MBOX_SEPARATOR.match(text)) and (
+    if (text.startswith(("From:", "Date:", "Subject:")) or MBOX_SEPARATOR.match(text)) and (
             _MAIL_FIELD.search(text)):
-        return [m.end() for m in _MAIL_FIELD.finditer(text)]
+        fields = [m.end() for m in _MAIL_FIELD.finditer(text)]
+        return fields + _header_end(text, fields[-1], dayfirst)
     attributions = [m for m in _ATTRIBUTION.finditer(text)
                     if dates.leading_when(text[m.start() + 3:m.end()], dayfirst)]
     if attributions:
@@ -266,6 +273,26 @@ def _breaks(text: str, dayfirst: bool) -> list[int] | None:
     if (byline := dates.message_byline(text, dayfirst)) is not None:
         return _byline_breaks(text, byline, dayfirst)
     return None
+
+
+def _header_end(text: str, last: int, dayfirst: bool) -> list[int]:
+    """Where a mail header's body begins after its last field, at `last`, if the field's value
+    tells where it ends: a sender's or recipient's address, a date with its clock and zone (a
+    mail pasted with its body under the header, "From: train-bot <bot@x.org>" over "step:
+    8000", runs into one printed paragraph). None after another field (a Subject's words)."""
+    field = _FIELD_VALUE.match(text, last)
+    if field is None:
+        return []
+    name, at = field["name"].lower(), field.end()
+    if name in ("from", "to", "cc", "reply-to"):
+        end = address.end() if (address := _ADDRESS.match(text, at)) else None
+    elif name in ("date", "sent") and (when := dates.leading_when(text[at:at + _WINDOW],
+                                                                    dayfirst)):
+        zone = _ZONE_OFFSET.match(text, at + when.end)  # "+0000" (a When reads "UTC", not it)
+        end = zone.end() if zone else at + when.end
+    else:
+        end = None
+    return [end] if end is not None and text[end:].strip() else []
 
 
 def _stamps_in(text: str, kinds: list[_Stamp], dayfirst: bool) -> Iterator[tuple[int, _Stamp]]:
