@@ -66,6 +66,7 @@ _MAIL_FIELD = re.compile(rf"\s(?=(?i:{'|'.join(sorted(MAIL_FIELDS, key=len, reve
 # Priya <p@x.org> wrote:"
 _ATTRIBUTION = re.compile(r"(?:^|(?<=[.!?:]\s))On\s.{10,160}?\swrote:(?=\s|$)")
 _FIELD_VALUE = re.compile(r"(?P<name>[\w-]+):\s+")
+_SENDER = re.compile(r"(?:^|(?<=\s))From:\s+")
 # a mail field's address, after its name if any: "Jane Doe <jane@x.org>", "bot bot@x.internal"
 _ADDRESS = re.compile(r"[^@\n]{0,60}?<?[\w.+-]+@[\w-]+(?:\.[\w-]+)+>?(?=\s|$)")
 _ZONE_OFFSET = re.compile(r"\s*(?:[+-][01]\d[0-5]\d|UTC|GMT)\b(?:\s*\([A-Z]{2,5}\))?")
@@ -279,9 +280,12 @@ def _header_end(text: str, last: int, dayfirst: bool) -> list[int]:
     """Where a mail header's body begins after its last field, at `last`, if the field's value
     tells where it ends: a sender's or recipient's address, a date with its clock and zone (a
     mail pasted with its body under the header, "From: train-bot <bot@x.org>" over "step:
-    8000", runs into one printed paragraph). None after another field (a Subject's words)."""
+    8000", runs into one printed paragraph). None after another field (a Subject's words), nor
+    in a header that names no sender's address (a journal's "Date:" over other fields)."""
     field = _FIELD_VALUE.match(text, last)
-    if field is None:
+    sender = _SENDER.search(text)
+    if field is None or sender is None or sender.start() > last or not _ADDRESS.match(
+            text, sender.end()):
         return []
     name, at = field["name"].lower(), field.end()
     if name in ("from", "to", "cc", "reply-to"):
