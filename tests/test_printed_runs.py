@@ -178,3 +178,55 @@ def test_a_line_underlined_by_a_row_of_symbols_run_into_its_paragraph_heads_it()
         ("Tuesday 26 March 2024 +++++ loss flat, all fine.", date(2024, 3, 26))]
     assert segment(doc)[0].text.endswith(
         "Weekend run clean, 2 auto-restarts (both ECC on gpu-a040).")
+
+
+def test_a_day_tag_run_into_its_note_heads_it_again():
+    """A notes app's "#2024_07_01" over its note prints as the note's first word; a paragraph
+    that names a tag later ("see #2024_07_03") stays whole."""
+    doc = _printed(["#2024_07_01 #run/vision-lm-2b kicked off. 8 nodes, global batch 1024."],
+                   ["#2024_07_02 Image-text loss plateaued at 1.8, restarted from scratch."],
+                   ["Prefetch fixed the stalls, see #2024_07_03 for the numbers."])
+    assert [(e.heading, e.date) for e in segment(doc)] == [
+        ("#2024_07_01", date(2024, 7, 1)), ("#2024_07_02", date(2024, 7, 2))]
+    assert segment(doc)[-1].text.endswith("see #2024_07_03 for the numbers.")
+
+
+@pytest.mark.parametrize("fmt", ["pdf", "html"])
+def test_a_title_over_its_stamp_run_into_the_note_heads_it_again(fmt):
+    """A Keep export's title over "Mar 11, 2024, 8:02:17 AM" over the text prints as one
+    paragraph; a sentence or a field that names a clocked date is no title ("Resumed on ...",
+    "Time: ...")."""
+    doc = _printed(["Run started Mar 11, 2024, 8:02:17 AM Launched 7b-base on 16 nodes. Loss 3.8",
+                    "at step 1000."],
+                   ["NCCL timeout Mar 12, 2024, 1:46:55 AM Job hung at step 5230."],
+                   ["Resumed on Mar 12, 2024, 2:10:00 AM after the restart, fine since."],
+                   ["Time: Mar 12, 2024, 9:00:00 AM Recorder: ops"], fmt=fmt)
+    assert _read(doc) == [("Run started", date(2024, 3, 11), "8:02:17 AM"),
+                          ("NCCL timeout", date(2024, 3, 12), "1:46:55 AM")]
+    assert segment(doc)[-1].text.startswith("Job hung at step 5230.")
+
+
+def test_an_org_heading_over_its_timestamp_printed_as_a_list_item_heads_its_note():
+    """An Org outline pasted as Markdown: "* Restarted after ECC" over "<2024-03-14 Thu 09:12>"
+    over the text prints as one list item."""
+    doc = _printed(["- Launched code-15b on 48 nodes <2024-03-11 Mon 08:30> Loss 4.4, MFU 40%.",
+                    "- Restarted after ECC <2024-03-14 Thu 09:12> Node g17 uncorrectable ECC."])
+    assert _read(doc) == [("Launched code-15b on 48 nodes", date(2024, 3, 11), "08:30"),
+                          ("Restarted after ECC", date(2024, 3, 14), "09:12")]
+    assert segment(doc)[-1].text == "Node g17 uncorrectable ECC."
+
+
+def test_a_bots_mail_header_without_a_date_printed_with_its_body_heads_it():
+    """A bot's mail pasted as "Subject: ..." over "From: bot <addr>" over its body prints as one
+    paragraph: the header ends after the sender's address, or after a Date's clock and zone."""
+    doc = _printed(["Subject: [train-bot] Daily report 2024-03-11 From: train-bot",
+                    "train-bot@cluster.internal step: 8000 loss: 2.96 restarts: 0"],
+                   ["Subject: [train-bot] ALERT loss spike From: train-bot",
+                    "train-bot@cluster.internal Date: Wed, 13 Mar 2024 02:17:44 +0000 loss 2.71",
+                    "-> 3.92 over 30 steps."])
+    entries = segment(doc)
+    assert [(e.heading, e.date, e.time) for e in entries] == [
+        ("[train-bot] Daily report 2024-03-11", date(2024, 3, 11), None),
+        ("[train-bot] ALERT loss spike", date(2024, 3, 13), "02:17:44")]
+    assert [e.text.splitlines()[-1] for e in entries] == [
+        "step: 8000 loss: 2.96 restarts: 0", "loss 2.71 -> 3.92 over 30 steps."]

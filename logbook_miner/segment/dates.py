@@ -243,6 +243,10 @@ _BBCODE_TAG = re.compile(rf"\[/?(?i:{BBCODE_TAGS})(?:=[^\]\s]*)?\]")
 _ORG_TIMESTAMP = re.compile(
     r"\s*[<\[](?P<date>(?:19|20)\d\d-[01]\d-[0-3]\d)(?:\s+[^\W\d_]{2,3}\.?)?"
     r"(?:\s+(?P<time>(?:[01]?\d|2[0-3]):[0-5]\d)(?:-[0-2]?\d:[0-5]\d)?)?(?:\s+[.+-]{1,2}\d+[hdwmy])*[>\]]\s*")
+# a notes app's tag that dates its note: a date alone ("#2024-03-14", "#2024_07_01") or under a
+# key that names the day ("#log/2024-03-14", "#daily/2024-03-14"); not a deadline's "#due/..."
+DAY_TAG = re.compile(r"(?i)#(?:(?:log|journal|daily|day|date|diary)[/:_-])?"
+                     r"(?:19|20)\d\d[-/._][01]?\d[-/._][0-3]?\d")
 _TIME = re.compile(
     r"(?:\s*(?:T|_|,|at|@))?\s*(?P<hour>[0-2]?\d)(?::(?P<minute>[0-5]\d))?(?::(?P<second>[0-5]\d))?"
     r"(?:\s*(?P<ampm>[ap]\.?m\.?))?(?=Z(?!\w)|:(?!\d)|[^\w:]|$)",
@@ -655,11 +659,12 @@ def framed_when(text: str, dayfirst: bool = False) -> When | None:
     return moved(when, framed.start("text")) if when else None
 
 
-def org_timestamp(text: str) -> When | None:
+def org_timestamp(text: str, whole: bool = True) -> When | None:
     """The date and clock of a line that is only an Org-mode timestamp ("<2024-03-14 Thu
     09:12>"), which `leading_when` reads without its clock, the weekday between them; None for
-    another line."""
-    stamp = _ORG_TIMESTAMP.fullmatch(text)
+    another line. Not `whole`: of the timestamp `text` opens with (a printed paragraph runs the
+    text under it into its line)."""
+    stamp = (_ORG_TIMESTAMP.fullmatch if whole else _ORG_TIMESTAMP.match)(text)
     found = find_dates(stamp["date"]) if stamp else []
     if not found or found[0].end - found[0].start != len(stamp["date"]):
         return None

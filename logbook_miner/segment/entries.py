@@ -108,10 +108,6 @@ _PREAMBLE = re.compile(
 _PREAMBLE_LINES = 4
 # a notes app's line of tags under a note's title, one of them its day: "#log/2024-03-14 #train"
 _TAG_LINE = re.compile(r"#[^\s#]+(?:\s+#[^\s#]+)*")
-# the tag of such a line that dates it: a date alone ("#2024-03-14") or under a key that names
-# the day ("#log/2024-03-14", "#daily/2024-03-14"); not a deadline's "#due/2024-04-01"
-_DAY_TAG = re.compile(r"(?i)#(?:(?:log|journal|daily|day|date|diary)[/:_-])?"
-                      r"(?:19|20)\d\d[-/._][01]?\d[-/._][0-3]?\d")
 # a rule before a line's date sets it apart wherever it stands: "=== 2021-11-24 ===", an IRC
 # log's "--- Day changed Thu Mar 14 2024"
 _RULE_LEAD = re.compile(r"\s*(?:={3,}|~{3,}|-{3,})\s")
@@ -404,7 +400,7 @@ def _day_tag_note(lines: list[Line], i: int, heads: list[_Heading],
 
 def _day_tag_line(text: str) -> bool:
     """A line of tags led by the day's: "#2024_07_01", "#log/2024-03-14 #train"."""
-    return bool(_TAG_LINE.fullmatch(text)) and bool(_DAY_TAG.fullmatch(text.split()[0]))
+    return bool(_TAG_LINE.fullmatch(text)) and bool(dates.DAY_TAG.fullmatch(text.split()[0]))
 
 
 def _over_indented_lines(lines: list[Line], i: int, dayfirst: bool) -> dates.When | None:
@@ -914,7 +910,7 @@ def _read_preamble(entry: Entry, body: list[Line], dayfirst: bool,
         value = m.group("value") if m else plain
         tags = m is None and _TAG_LINE.fullmatch(value)
         if tags:  # only the tag that names the day: "#log/2024-03-14", not "#due/2024-04-01"
-            value = next((tag for tag in value.split() if _DAY_TAG.fullmatch(tag)), "")
+            value = next((tag for tag in value.split() if dates.DAY_TAG.fullmatch(tag)), "")
         found = dates.find_dates(value, dayfirst)
         if found and (m or tags or len(value) - (found[0].end - found[0].start) < 8):
             d = found[0]

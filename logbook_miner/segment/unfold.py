@@ -19,7 +19,13 @@ again where the author's broke:
   ("Monday 25 March 2024" over "++++++++++++++++++++", a plain-text writer's heading);
 - after a separator line that frames who wrote and when between rules ("--- comment by jdoe,
   2024-03-14 09:12 ---") and opens a paragraph, and before each later one;
-- before each field of a mail's header, and after a mail client's "On ... wrote:".
+- before each field of a mail's header, and after its last field where its value ends (a
+  sender's address, a date's clock and zone: a bot's mail pasted with its body under its
+  header); after a mail client's "On ... wrote:";
+- after a notes app's day tag that opens a paragraph ("#2024_07_01" over its note), and around
+  a date with its clock after a short title that opens one ("Run started" / "Mar 11, 2024,
+  8:02:17 AM" / the text, a Keep export's; "* Restarted after ECC" / "<2024-03-14 Thu 09:12>",
+  an Org outline's printed as a list item), where two or more paragraphs open so.
 Only printed formats are unfolded: Markdown, text and Org keep their source's lines. A PDF's
 lines are wraps, joined first; a web page's or Word file's lines are the author's breaks, kept.
 """
@@ -49,6 +55,9 @@ _SPACE = re.compile(r"\s+")
 _LIST_ITEM = re.compile(r"\s*(?:[-*+\u2022]|\d{1,3}[.)])\s")
 _MAX_LEAD = 40  # characters before a stamp's date: "--- Day changed Thu "
 _MAX_UNDERLINED = 80  # characters: the longest line a row of symbols underlines as a heading
+_MAX_TITLE = 60  # characters: a note's title over its stamp ("Checkpoint saves slow")
+_WORD = re.compile(r"[^\W\d_]{2}")
+_SENTENCE_END = re.compile(r"[.!?]\s")
 _MAX_NAME_WORDS = 3  # a byline's name: "mayaz", "Maya Zhang", "Ana Lucia Souza"
 _SEPARATOR = re.compile(r"[\]\)>]?\s*(?:[-–—:|,]\s)?")  # after a stamp: "] ", " - ", " – "
 _DASHES = re.compile(r"[–—]")
@@ -56,6 +65,11 @@ _MAIL_FIELD = re.compile(rf"\s(?=(?i:{'|'.join(sorted(MAIL_FIELDS, key=len, reve
 # a mail client's line over a reply, where a line could begin: "On Tue, Apr 2, 2024 at 8:41 AM
 # Priya <p@x.org> wrote:"
 _ATTRIBUTION = re.compile(r"(?:^|(?<=[.!?:]\s))On\s.{10,160}?\swrote:(?=\s|$)")
+_FIELD_VALUE = re.compile(r"(?P<name>[\w-]+):\s+")
+_SENDER = re.compile(r"(?:^|(?<=\s))From:\s+")
+# a mail field's address, after its name if any: "Jane Doe <jane@x.org>", "bot bot@x.internal"
+_ADDRESS = re.compile(r"[^@\n]{0,60}?<?[\w.+-]+@[\w-]+(?:\.[\w-]+)+>?(?=\s|$)")
+_ZONE_OFFSET = re.compile(r"\s*(?:[+-][01]\d[0-5]\d|UTC|GMT)\b(?:\s*\([A-Z]{2,5}\))?")
 _BYLINE_DASH = re.compile(r"\s[—–]\s")
 # a row of one symbol after a paragraph's first words: "Monday 25 March 2024 ++++++++ ..."
 _ROW = re.compile(r"\s(?P<row>([^\w\s])\2{4,})(?=\s)")  # (five or more: "Ok --- fine" is none)
@@ -89,9 +103,14 @@ def unfolded(lines: list[Line], dayfirst: bool, wrapped: bool) -> list[Line]:
               if count[stamp] >= 2 and (stamp.separator or inside[stamp] >= 2)]
              for first, found in zip(opening, later, strict=True)]
     names = _names_after_stamps(texts, notes, dayfirst)
+    heads = [_head(text, dayfirst) if text else None for text in texts]
+    shapes = Counter(head[0] for head in heads if head)
     out: list[Line] = []
-    for paragraph, (starts, text), note in zip(paragraphs, joined, notes, strict=True):
+    for paragraph, (starts, text), note, head in zip(paragraphs, joined, notes, heads,
+                                                     strict=True):
         breaks = _breaks(text, dayfirst) if text else None
+        if breaks is None and not note and head and shapes[head[0]] >= 2:
+            breaks = head[1]
         if breaks is None:
             breaks = [at for at, _ in note] + [
                 end for at, _ in note if (end := names.get((text, at)))]
@@ -201,12 +220,46 @@ def _opening_stamp(text: str, dayfirst: bool) -> _Stamp | None:
     return stamp if stamp.clocked or stamp.separator or stamp.lead else None
 
 
+def _head(text: str, dayfirst: bool) -> tuple[str, list[int]] | None:
+    """The shape of a note's head a paragraph opens with, its text run into it, and where the
+    head's lines ended: a notes app's day tag ("#2024_07_01" over the note), or a short title
+    over its stamp, a date with its clock ("Run started" / "Mar 11, 2024, 8:02:17 AM", a Keep
+    export's; "* Restarted after ECC" / "<2024-03-14 Thu 09:12>", an Org outline's). None for
+    a sentence or a field that names a date ("Resumed on Mar 11, 2024, 8:02 AM ...", "Time:
+    November, 24 2022 19:00")."""
+    if (tag := dates.DAY_TAG.match(text)) and text[tag.end():tag.end() + 1] == " ":
+        return "#", [tag.end()]
+    item = _LIST_ITEM.match(text)
+    stamp = _titled_stamp(text, item.end() if item else 0, dayfirst)
+    return (_shape(text[stamp[0]:stamp[1]]), list(stamp)) if stamp else None
+
+
+def _titled_stamp(text: str, begin: int, dayfirst: bool) -> tuple[int, int] | None:
+    """Where the stamp under a note's title that starts at `begin` stands, (start, end): the
+    first date in the text, with its clock, after a few words that end no sentence nor name a
+    field ("Time:"), nor ask for a date ("... restarted on"); text after it."""
+    first = next(iter(dates.find_dates(text[begin:begin + _MAX_TITLE + _WINDOW], dayfirst)), None)
+    if first is None or first.start > _MAX_TITLE:
+        return None
+    at = begin + first.start - (text[begin + first.start - 1] in "<[")
+    title = text[begin:at]
+    when = dates.org_timestamp(text[at:at + _WINDOW], whole=False) or dates.leading_when(
+        text[at:at + _WINDOW], dayfirst)
+    if when is None or when.time is None or not title.endswith(" ") or not _WORD.search(
+            title) or _SENTENCE_END.search(title) or title.rstrip().endswith(":") or (
+            title.split()[-1].lower() in _WORDS_BEFORE_A_DATE):
+        return None
+    end = at + len(text[at:at + when.end].rstrip())
+    return (at, end) if text[end:].strip() else None
+
+
 def _breaks(text: str, dayfirst: bool) -> list[int] | None:
     """Where a mail's, a chat's or an underlined heading's lines began in a paragraph's text;
     None if it is none of them."""
-    if (text.startswith(("From:", "Date:")) or MBOX_SEPARATOR.match(text)) and (
+    if (text.startswith(("From:", "Date:", "Subject:")) or MBOX_SEPARATOR.match(text)) and (
             _MAIL_FIELD.search(text)):
-        return [m.end() for m in _MAIL_FIELD.finditer(text)]
+        fields = [m.end() for m in _MAIL_FIELD.finditer(text)]
+        return fields + _header_end(text, fields[-1], dayfirst)
     attributions = [m for m in _ATTRIBUTION.finditer(text)
                     if dates.leading_when(text[m.start() + 3:m.end()], dayfirst)]
     if attributions:
@@ -221,6 +274,29 @@ def _breaks(text: str, dayfirst: bool) -> list[int] | None:
     if (byline := dates.message_byline(text, dayfirst)) is not None:
         return _byline_breaks(text, byline, dayfirst)
     return None
+
+
+def _header_end(text: str, last: int, dayfirst: bool) -> list[int]:
+    """Where a mail header's body begins after its last field, at `last`, if the field's value
+    tells where it ends: a sender's or recipient's address, a date with its clock and zone (a
+    mail pasted with its body under the header, "From: train-bot <bot@x.org>" over "step:
+    8000", runs into one printed paragraph). None after another field (a Subject's words), nor
+    in a header that names no sender's address (a journal's "Date:" over other fields)."""
+    field = _FIELD_VALUE.match(text, last)
+    sender = _SENDER.search(text)
+    if field is None or sender is None or sender.start() > last or not _ADDRESS.match(
+            text, sender.end()):
+        return []
+    name, at = field["name"].lower(), field.end()
+    if name in ("from", "to", "cc", "reply-to"):
+        end = address.end() if (address := _ADDRESS.match(text, at)) else None
+    elif name in ("date", "sent") and (when := dates.leading_when(text[at:at + _WINDOW],
+                                                                    dayfirst)):
+        zone = _ZONE_OFFSET.match(text, at + when.end)  # "+0000" (a When reads "UTC", not it)
+        end = zone.end() if zone else at + when.end
+    else:
+        end = None
+    return [end] if end is not None and text[end:].strip() else []
 
 
 def _stamps_in(text: str, kinds: list[_Stamp], dayfirst: bool) -> Iterator[tuple[int, _Stamp]]:
