@@ -25,6 +25,8 @@ from PIL import Image
 
 from logbook_miner.dataset.export import export
 from logbook_miner.ingest import ingest, no_labels
+from logbook_miner.read import read
+from logbook_miner.segment.entries import segment
 
 ROOT = Path(__file__).resolve().parents[1]
 LOGBOOK_TABLES = ("rates", "metrics", "labels", "entries", "logbooks")  # a logbook's rows
@@ -196,3 +198,16 @@ def score_logbooks(shared: Path, tmp: Path, files: dict[str, Path]) -> dict[str,
          "--pred", str(tmp / "out/entries.jsonl"), "--json"],
         capture_output=True, text=True, check=True).stdout
     return json.loads(out)["logbooks"]
+
+
+def entries_of(tmp_path: Path, name: str, text: str, **kwargs):
+    """The entries the reader makes of `text`, written to a file named `name` (its suffix picks
+    the reader: .md, .txt, ...)."""
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return segment(read(path), **kwargs)
+
+
+def headings_and_dates(tmp_path: Path, name: str, text: str) -> list[tuple[str, date | None]]:
+    """Each entry's heading and date, as `entries_of` reads `text`."""
+    return [(e.heading, e.date) for e in entries_of(tmp_path, name, text)]

@@ -7,7 +7,7 @@ from datetime import date, datetime
 from pathlib import Path
 
 import pytest
-from helpers import logbook_in_process
+from helpers import headings_and_dates, logbook_in_process
 
 from logbook_miner import Store
 from logbook_miner.models import Document, Line
@@ -570,15 +570,13 @@ def test_french_and_german_names_of_months_and_weekdays_date_a_logbook(tmp_path)
     letters lead a line only before such a day ("So 1/2 of the nodes" is a sentence), and
     "mars" or "Juni", which English text uses as a word or a name, is a month only between a
     day and a year."""
-    carnet = tmp_path / "carnet.md"
-    carnet.write_text("# Carnet fr-7b\n\n### jeudi 14 mars 2024\n\nloss 4.1\n\n"
-                      "### lundi 1er avril 2024\n\ncooldown\n", encoding="utf-8")
-    assert [(e.heading, e.date) for e in segment(read(carnet))] == [
+    carnet = ("# Carnet fr-7b\n\n### jeudi 14 mars 2024\n\nloss 4.1\n\n"
+              "### lundi 1er avril 2024\n\ncooldown\n")
+    assert headings_and_dates(tmp_path, "carnet.md", carnet) == [
         ("jeudi 14 mars 2024", date(2024, 3, 14)), ("lundi 1er avril 2024", date(2024, 4, 1))]
-    logbuch = tmp_path / "logbuch.md"
-    logbuch.write_text("# Logbuch de-13b\n\n## Donnerstag, 14. März 2024\n\nstarted\n\n"
-                       "## Mo, 18. März 2024\n\nIB link flapping\n", encoding="utf-8")
-    assert [(e.heading, e.date) for e in segment(read(logbuch))] == [
+    logbuch = ("# Logbuch de-13b\n\n## Donnerstag, 14. März 2024\n\nstarted\n\n"
+               "## Mo, 18. März 2024\n\nIB link flapping\n")
+    assert headings_and_dates(tmp_path, "logbuch.md", logbuch) == [
         ("Donnerstag, 14. März 2024", date(2024, 3, 14)), ("Mo, 18. März 2024", date(2024, 3, 18))]
     assert leading_when("Do, 14. März 2024 \u2014 Knoten getauscht").date.value == date(2024, 3, 14)
     assert leading_when("So 1/2 of the nodes came back") is None
@@ -590,10 +588,9 @@ def test_french_and_german_names_of_months_and_weekdays_date_a_logbook(tmp_path)
 def test_a_heading_that_is_only_a_dotted_date_with_a_two_digit_year_is_dated(tmp_path):
     """"### 14.03.24" and "### Fr 15.03.24" head a day each, day first as Europe writes it; a
     heading or a line with more in it keeps "2.4.21" or "14.03.24" a version."""
-    notes = tmp_path / "logbuch.md"
-    notes.write_text("# Logbuch ch-3b\n\n### 14.03.24\n\nstarted\n\n### Fr 15.03.24\n\n"
-                     "moved to v2.4.21\n", encoding="utf-8")
-    assert [(e.heading, e.date) for e in segment(read(notes))] == [
+    notes = ("# Logbuch ch-3b\n\n### 14.03.24\n\nstarted\n\n### Fr 15.03.24\n\n"
+             "moved to v2.4.21\n")
+    assert headings_and_dates(tmp_path, "logbuch.md", notes) == [
         ("14.03.24", date(2024, 3, 14)), ("Fr 15.03.24", date(2024, 3, 15))]
     assert heading_when("Release 14.03.24") is None
     assert heading_when("2.4.21") is None
@@ -602,16 +599,14 @@ def test_a_heading_that_is_only_a_dotted_date_with_a_two_digit_year_is_dated(tmp
 def test_a_date_line_in_capitals_and_bold_italic_opens_an_entry(tmp_path):
     """"***14 JANUARY 2025***" is a date line set in bold italic, its month written out in
     capitals: an entry's heading, without its marks."""
-    notes = tmp_path / "pipeline.md"
-    notes.write_text("# RLHF log\n\n***13 JANUARY 2025***\nSFT launched.\n\n"
-                     "***14 JANUARY 2025***\nSFT done.\n", encoding="utf-8")
-    assert [(e.heading, e.date) for e in segment(read(notes))] == [
+    notes = ("# RLHF log\n\n***13 JANUARY 2025***\nSFT launched.\n\n"
+             "***14 JANUARY 2025***\nSFT done.\n")
+    assert headings_and_dates(tmp_path, "pipeline.md", notes) == [
         ("13 JANUARY 2025", date(2025, 1, 13)), ("14 JANUARY 2025", date(2025, 1, 14))]
     # its weekday in capitals too, as a heading in capitals writes it
-    shouted = tmp_path / "shouted.txt"
-    shouted.write_text("TRAINING LOG\n\nMONDAY 11 MARCH 2024\nRestarted node17.\n\n"
-                       "TUESDAY 12 MARCH 2024\nLoss spike at 52k.\n", encoding="utf-8")
-    assert [(e.heading, e.date) for e in segment(read(shouted))] == [
+    shouted = ("TRAINING LOG\n\nMONDAY 11 MARCH 2024\nRestarted node17.\n\n"
+               "TUESDAY 12 MARCH 2024\nLoss spike at 52k.\n")
+    assert headings_and_dates(tmp_path, "shouted.txt", shouted) == [
         ("MONDAY 11 MARCH 2024", date(2024, 3, 11)), ("TUESDAY 12 MARCH 2024", date(2024, 3, 12))]
 
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 from datetime import date, datetime
 from pathlib import Path
 
+from helpers import entries_of
+
 from logbook_miner.read import read
 from logbook_miner.segment.entries import segment
 
@@ -62,12 +64,6 @@ We are 10% through.
 
 Hosts went down.
 """
-
-
-def entries_of(tmp_path: Path, name: str, text: str, **kwargs):
-    path = tmp_path / name
-    path.write_text(text, encoding="utf-8")
-    return segment(read(path), **kwargs)
 
 
 def test_chronicle_headings_dates_and_fences(tmp_path):
