@@ -581,6 +581,9 @@ def test_french_and_german_names_of_months_and_weekdays_date_a_logbook(tmp_path)
     assert leading_when("Do, 14. März 2024 \u2014 Knoten getauscht").date.value == date(2024, 3, 14)
     assert leading_when("So 1/2 of the nodes came back") is None
     assert find_dates("a bad shard mars 3 runs; Project Mars 2024; Juni 3 nodes down") == []
+    # German's dot after the day takes no English month ("1. March 2024" is a numbered list's
+    # item), and a day is never run into a word ("gpt4 March 2024 snapshot")
+    assert find_dates("1. March 2024 data mix frozen; gpt4 March 2024 snapshot") == []
     assert [d.value for d in find_dates("ab 3. Juni 2024, le 2 mai 2024")] == [
         date(2024, 6, 3), date(2024, 5, 2)]
 

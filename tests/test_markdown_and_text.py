@@ -332,12 +332,36 @@ def test_tags_that_close_a_note_title_nothing(tmp_path):
     assert [(e.heading, e.date) for e in got] == [
         ("Restarted after ECC", date(2024, 3, 14)), ("Loss spike", date(2024, 3, 15))]
     assert "resumed from step 41k" in got[0].text
+    # tags over a document's first heading lead their headings: none dates the note above it
+    leading = ("#2024-03-14 #daily\n# Thursday\nLoss 3.2 at 41k.\n\n#2024-03-15 #daily\n"
+               "# Friday\nLoss spike at 52k.\n")
+    assert [(e.heading, e.date) for e in entries_of(tmp_path, "leading-tags.md", leading)
+            if e.heading in ("Thursday", "Friday")] == [("Thursday", None), ("Friday", None)]
+
+
+def test_a_page_list_item_broken_at_its_date_is_dated_by_it(tmp_path):
+    """A page's (or a document's) list item broken at its date and clock ("Restarted after ECC"
+    / "2024-03-14 09:12" / "drained and resumed.") is a note dated by it; a sentence that runs
+    on past a date and clock in a paragraph ("... again 2024-03-14 09:12 and rolled back") is
+    prose, not a title over its stamp."""
+    page = ("<h1>Run log</h1><ul><li>Restarted after ECC on node17<br>2024-03-14 09:12<br>"
+            "drained and resumed.</li><li>Loss spike at 52k<br>2024-03-15 03:47<br>rolled back."
+            "</li></ul>")
+    assert [(e.heading, e.date, e.time) for e in entries_of(tmp_path, "list.html", page)] == [
+        ("Restarted after ECC on node17", date(2024, 3, 14), "09:12"),
+        ("Loss spike at 52k", date(2024, 3, 15), "03:47")]
+    prose = ("<h1>Run notes</h1><p>We saw the loss spike again 2024-03-14 09:12 and rolled back "
+             "to step 41k; the run was healthy after that.</p><p>Priya restarted the job "
+             "2024-03-15 03:47 after node17 threw ECC errors, and drained the node.</p>")
+    got = entries_of(tmp_path, "prose.html", prose)
+    assert [e.heading for e in got] == ["Run notes"]
+    assert "again 2024-03-14 09:12 and rolled back" in " ".join(got[0].text.split())
 
 
 def test_a_line_ending_in_its_bracketed_date_over_indented_lines_is_a_note(tmp_path):
     """A plain-text log titles each note with its date in brackets at the line's end, its text
     indented under it; a line that ends so over a line not indented is prose."""
-    text = ("ops notes\n\nRestarted after ECC on node17 [30/12/2024 09:12]\n"
+    text = ("ops notes\nRestarted after ECC on node17 [30/12/2024 09:12]\n"
             "  node drained, resumed from step 41500.\n"
             "Loss spike, auto-rollback [31/12/2024 03:47]\n  rolled back to 44000.\n"
             "Checkpoints are listed in the sheet (2024-12-30)\nnothing else to add.\n"

@@ -82,6 +82,7 @@ def _written(table: dict[str, tuple[tuple[str, ...], ...]], languages: Iterable[
 _MONTH = rf"(?P<mon>{_written(MONTH_NAMES, MONTH_NAMES, lambda n: n not in _SHARED_MONTHS)})\.?"
 # a month's name between its day and its year: every form ("14 mars 2024")
 _ANY_MONTH = rf"(?P<mon>{_written(MONTH_NAMES, MONTH_NAMES)})\.?"
+_NOT_ENGLISH_MONTH = _written(MONTH_NAMES, set(MONTH_NAMES) - {"en"})
 _ORDINAL = r"(?:st|nd|rd|th|(?<=\b1)er)?"  # French writes "1er" for the first, "2" for the second
 _DAY = rf"(?P<day>[0-3]?\d){_ORDINAL}"
 # a weekday's name, in full or cut short ("Mon", "Tues", "Thurs"; "giovedì"), in any case (not
@@ -164,9 +165,10 @@ DATE_PATTERNS = [
     # a day, its month and its year, as French and German write a date: "14 mars 2024" (a
     # month's name English text shares is read only so: "Juni 3 nodes", "3 Juni" are none),
     # "14. März 2024", its dot German's ordinal (its year after it: "step 3. March ..." may
-    # end a sentence)
-    re.compile(rf"(?<![\d.])(?P<day>[0-3]?\d)(?:\.|{_ORDINAL})\s+{_ANY_MONTH}\s+"
-               r"(?P<year>(?:19|20)\d\d)\b"),
+    # end a sentence), German's name after it ("1. March 2024 data frozen" is a numbered list's
+    # item); nothing run into the day ("gpt4 March 2024 snapshot" names a model)
+    re.compile(rf"(?<![\w.])(?P<day>[0-3]?\d)(?:{_ORDINAL}|\.(?=\s+(?:{_NOT_ENGLISH_MONTH})))"
+               rf"\s+{_ANY_MONTH}\s+(?P<year>(?:19|20)\d\d)\b"),
     # the day after its month and "the": "March the 15th", "March the Nineteenth" (a day in
     # figures needs its ordinal: "May the 4 runs" is none); in words before "of" and its month:
     # "the first of April" (after "the": "a third of March's budget" is a share)

@@ -381,12 +381,13 @@ def _day_tag_note(lines: list[Line], i: int, heads: list[_Heading],
     line of tags under a heading, which dates that heading (`_read_preamble`), unless another
     such line stands under it before the next styled heading (a heading over several notes).
     Tags with nothing under them but a heading close a note (as Bear and Obsidian notes end) and
-    title nothing."""
+    title nothing, where the document's first tags follow a note's text."""
     text = lines[i].text.strip()
     if not _day_tag_line(text):
         return None
     under = next((j for j in range(i + 1, len(lines)) if lines[j].text.strip()), None)
-    if under is None or lines[under].level is not None or _day_tag_line(lines[under].text.strip()):
+    if under is None or _day_tag_line(lines[under].text.strip()) or (
+            lines[under].level is not None and _tags_close_notes(lines)):
         return None
     above = next((j for j in range(i - 1, -1, -1) if lines[j].text.strip()), None)
     if heads and above is not None and heads[-1].index <= above < heads[-1].index + heads[-1].span:
@@ -398,6 +399,18 @@ def _day_tag_note(lines: list[Line], i: int, heads: list[_Heading],
     return dates.heading_when(text, dayfirst)
 
 
+def _tags_close_notes(lines: list[Line]) -> bool:
+    """The document's first day tag follows text of a note: its tags end its notes. (Tags that
+    stand before any text, over the first heading, lead theirs: "#2024-03-14" / "# Thursday".)"""
+    for line in lines:
+        text = line.text.strip()
+        if _day_tag_line(text):
+            return False
+        if text and line.level is None:
+            return True
+    return False
+
+
 def _day_tag_line(text: str) -> bool:
     """A line of tags led by the day's: "#2024_07_01", "#log/2024-03-14 #train"."""
     return bool(_TAG_LINE.fullmatch(text)) and bool(dates.DAY_TAG.fullmatch(text.split()[0]))
@@ -407,14 +420,16 @@ def _over_indented_lines(lines: list[Line], i: int, dayfirst: bool) -> dates.Whe
     """The date of line i if it ends with its date in brackets and the line under it is
     indented, as a plain-text log writes each note: its title and when ("Restarted after ECC on
     node17 [30/12/2024 09:12]"), then its text indented under it. A list item is none, and so is
-    a line inside a paragraph (the line above it is text at the same margin): "Used the
-    checkpoint of the day before (2024-03-14)" over "    and lowered the lr" continues a note."""
+    a line inside a paragraph (the two lines above it text at its margin, the one right above no
+    note's title): "Used the checkpoint of the day before (2024-03-14)" over "    and lowered
+    the lr" continues a note."""
     below, above = i + 1, lines[i - 1] if i else None
     if below == len(lines) or lines[below].code or not lines[below].text.strip() or (
             _depth(lines[below]) < _INDENTED or _ITEM_MARK.match(lines[i].text.strip())):
         return None
     if (above is not None and above.level is None and above.text.strip()
-            and _depth(above) < _INDENTED):
+            and _depth(above) < _INDENTED and i > 1 and lines[i - 2].text.strip()
+            and dates.trailing_when(above.text.strip(), dayfirst) is None):
         return None
     return dates.trailing_when(lines[i].text.strip(), dayfirst)
 
@@ -546,9 +561,9 @@ def _date_under_item(lines: list[Line], i: int, dayfirst: bool) -> dates.When | 
     """The date of the line under list item i, where that line is only a date in the item's
     block: an Org-mode outline pasted into Markdown, whose "* Restarted after ECC" reads as a
     list item, writes its day on the line under it ("<2024-03-14 Thu 09:12>"), as a
-    plain-text list may, indented ("- Restarted after ECC" / "  2024-03-14"). A plain date at
-    the item's own margin heads what follows it ("- restarted node17" / "2024-03-15" / "- loss
-    spike"), and another line is none."""
+    plain-text list may ("- Restarted after ECC" / "  2024-03-14"), as a page's item broken at
+    its date does. A plain date at the item's own margin with another item under it heads that
+    one ("- restarted node17" / "2024-03-15" / "- loss spike"), and another line is none."""
     below = i + 1
     if not _MARKED_ITEM.match(lines[i].text).group().strip() or below == len(lines) or (
             lines[below].code or lines[below].page != lines[i].page):
@@ -556,7 +571,9 @@ def _date_under_item(lines: list[Line], i: int, dayfirst: bool) -> dates.When | 
     text = lines[below].text.strip()
     if not text or _MARKED_ITEM.match(text).group().strip():
         return None
-    if dates.org_timestamp(text) is None and _depth(lines[below]) <= _depth(lines[i]):
+    after = below + 1
+    if dates.org_timestamp(text) is None and _depth(lines[below]) <= _depth(lines[i]) and (
+            after < len(lines) and _MARKED_ITEM.match(lines[after].text).group().strip()):
         return None
     found = _date_alone(text, dayfirst)
     return dates.When(found.date, found.time, found.timezone) if found else None  # no title's

@@ -49,6 +49,12 @@ _WINDOW = 200  # characters: as far as a stamp, byline or attribution reaches
 _WORDS_BEFORE_A_DATE = frozenset({
     "on", "from", "since", "until", "till", "to", "at", "by", "before", "after", "of", "the",
     "checkpoint", "ckpt", "in", "as", "and", "or", "between", "than"})
+# words that carry a sentence on past a date in it, where a note's text would begin: "the loss
+# spiked again 2024-03-14 09:12 and we rolled back" is prose, not a title over its stamp
+_WORDS_AFTER_A_DATE = frozenset({
+    "and", "or", "but", "after", "before", "while", "when", "so", "because", "then", "until",
+    "till", "since", "as", "at", "on", "in", "with", "to", "for", "from", "by", "during", "which",
+    "that", "where", "though", "although", "if", "via", "once"})
 _TOKEN = re.compile(r"(?P<digits>\d+)|(?P<letters>[^\W\d_]+)|(?P<space>\s+)|.")
 _CLASSES = {"digits": r"\d+", "letters": r"[^\W\d_]+", "space": r"\s+"}
 _SPACE = re.compile(r"\s+")
@@ -237,11 +243,12 @@ def _head(text: str, dayfirst: bool) -> tuple[str, list[int]] | None:
 def _titled_stamp(text: str, begin: int, dayfirst: bool) -> tuple[int, int] | None:
     """Where the stamp under a note's title that starts at `begin` stands, (start, end): the
     first date in the text, with its clock, after a few words that end no sentence nor name a
-    field ("Time:"), nor ask for a date ("... restarted on"); text after it."""
+    field ("Time:"), nor ask for a date ("... restarted on"); text after it that does not carry
+    the sentence on ("... 09:12 and rolled back")."""
     first = next(iter(dates.find_dates(text[begin:begin + _MAX_TITLE + _WINDOW], dayfirst)), None)
     if first is None or first.start > _MAX_TITLE:
         return None
-    at = begin + first.start - (text[begin + first.start - 1] in "<[")
+    at = begin + first.start - (first.start > 0 and text[begin + first.start - 1] in "<[")
     title = text[begin:at]
     when = dates.org_timestamp(text[at:at + _WINDOW], whole=False) or dates.leading_when(
         text[at:at + _WINDOW], dayfirst)
@@ -250,7 +257,8 @@ def _titled_stamp(text: str, begin: int, dayfirst: bool) -> tuple[int, int] | No
             title.split()[-1].lower() in _WORDS_BEFORE_A_DATE):
         return None
     end = at + len(text[at:at + when.end].rstrip())
-    return (at, end) if text[end:].strip() else None
+    after = text[end:].split(None, 1)
+    return (at, end) if after and after[0].lower() not in _WORDS_AFTER_A_DATE else None
 
 
 def _breaks(text: str, dayfirst: bool) -> list[int] | None:
