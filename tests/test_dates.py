@@ -584,6 +584,10 @@ def test_french_and_german_names_of_months_and_weekdays_date_a_logbook(tmp_path)
     # German's dot after the day takes no English month ("1. March 2024" is a numbered list's
     # item), and a day is never run into a word ("gpt4 March 2024 snapshot")
     assert find_dates("1. March 2024 data mix frozen; gpt4 March 2024 snapshot") == []
+    # Italian's first of the month ("1°", "1º"), and a month in capitals written out in full,
+    # whatever its longest spelling ("MÄRZ" beside "maerz")
+    assert [d.value for d in find_dates("venerdì 1° marzo 2024; 14. MÄRZ 2024")] == [
+        date(2024, 3, 1), date(2024, 3, 14)]
     assert [d.value for d in find_dates("ab 3. Juni 2024, le 2 mai 2024")] == [
         date(2024, 6, 3), date(2024, 5, 2)]
 

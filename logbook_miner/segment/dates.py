@@ -68,13 +68,14 @@ WEEKDAYS = {name: number for names in WEEKDAY_NAMES.values()
 def _written(table: dict[str, tuple[tuple[str, ...], ...]], languages: Iterable[str],
              keep: Callable[[str], bool] = lambda name: True) -> str:
     """A regex alternation of the names of `table` in `languages` (those `keep` keeps) as they
-    are written: each capitalised, in capitals if written out (its longest form), and in lower
-    case where the language writes it so (the longest first, so that "March" is not read as
-    its "Mar")."""
+    are written: each capitalised, in capitals if written out (its longest form, or any form of
+    more than three letters: German's "MÄRZ" beside its "maerz"), and in lower case where the
+    language writes it so (the longest first, so that "March" is not read as its "Mar")."""
     forms = {written for language in languages for names in table[language] for name in names
              if keep(name)
              for written in (name.capitalize(),
-                             *((name.upper(),) if len(name) == max(map(len, names)) else ()),
+                             *((name.upper(),) if len(name) == max(map(len, names))
+                               or len(name) > 3 else ()),
                              *((name,) if language in _LOWER_CASE else ()))}
     return "|".join(sorted(forms, key=lambda form: (-len(form), form)))
 
@@ -83,7 +84,8 @@ _MONTH = rf"(?P<mon>{_written(MONTH_NAMES, MONTH_NAMES, lambda n: n not in _SHAR
 # a month's name between its day and its year: every form ("14 mars 2024")
 _ANY_MONTH = rf"(?P<mon>{_written(MONTH_NAMES, MONTH_NAMES)})\.?"
 _NOT_ENGLISH_MONTH = _written(MONTH_NAMES, set(MONTH_NAMES) - {"en"})
-_ORDINAL = r"(?:st|nd|rd|th|(?<=\b1)er)?"  # French writes "1er" for the first, "2" for the second
+# French writes "1er" for the first ("2" for the second), Italian "1°" or "1º"
+_ORDINAL = r"(?:st|nd|rd|th|(?<=\b1)(?:er|°|º))?"
 _DAY = rf"(?P<day>[0-3]?\d){_ORDINAL}"
 # a weekday's name, in full or cut short ("Mon", "Tues", "Thurs"; "giovedì"), in any case (not
 # cut to two letters, as German cuts it: "Do", "So" are English words)
