@@ -288,8 +288,8 @@ def _header_end(text: str, last: int, dayfirst: bool) -> list[int]:
     """Where a mail header's body begins after its last field, at `last`, if the field's value
     tells where it ends: a sender's or recipient's address, a date with its clock and zone (a
     mail pasted with its body under the header, "From: train-bot <bot@x.org>" over "step:
-    8000", runs into one printed paragraph). None after another field (a Subject's words), nor
-    in a header that names no sender's address (a journal's "Date:" over other fields)."""
+    8000", runs into one printed paragraph). Nothing after another field (a Subject's words),
+    nor in a header that names no sender's address (a journal's "Date:" over other fields)."""
     field = _FIELD_VALUE.match(text, last)
     sender = _SENDER.search(text)
     if field is None or sender is None or sender.start() > last or not _ADDRESS.match(
