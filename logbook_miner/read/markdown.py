@@ -30,9 +30,10 @@ def read_markdown(path: Path, text: str) -> Document:
     Other blocks keep their source lines as written, so the stored text is the
     author's, Markdown marks included; a LaTeX sectioning line among them ("\\section*{14
     March 2024}") is the heading it typesets, and an HTML folded section's summary the line it
-    shows (`_shown`). Blocks are a blank line apart, but two lists that meet in the source with
-    no blank line between them, as a list changes its bullet ("* Restarted after ECC" over "-
-    nvidia-smi showed ..." in an Org outline pasted as Markdown), which Markdown parses as two.
+    shows (`_shown`). Blocks are set a blank line apart, but for two lists that meet in the
+    source with no blank line between them: Markdown parses a list that changes its bullet as
+    two ("* Restarted after ECC" over "- nvidia-smi showed ..." in an Org outline pasted as
+    Markdown), where the source has one block.
     """
     source = text.split("\n")
     lines: list[Line] = []

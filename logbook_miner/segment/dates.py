@@ -297,9 +297,9 @@ _ZONE = re.compile(r"\s*\(?(?P<zone>Z|[A-Z]{2,5}|UTC[+-]\d{1,2})\)?(?![\w])")
 # 6 Mar 2023)`, `Entry #5 - ...`), an IRC log's marker of a new day (`--- Day changed Thu Mar 14
 # 2024`, `--- Log opened ...`).
 # A lone '-' or '*' is a list item.
-# (an English one capitalised, a name of another language as that language writes it)
-# (German's cut to two letters only before a dotted day: "Do, 14. März 2024", not "So 1/2 of";
-# English's in capitals too, written out: "MONDAY 11 MARCH 2024", as a month in capitals is)
+# (a weekday: English's capitalised, or in capitals written out, "MONDAY 11 MARCH 2024", as a
+# month in capitals is; another language's as it writes it; German's cut to two letters only
+# before a dotted day: "Do, 14. März 2024", not "So 1/2 of")
 _NOT_ENGLISH_WEEKDAYS = _written(WEEKDAY_NAMES, set(WEEKDAY_NAMES) - {"en"},
                                  lambda name: len(name) > _CUT)
 _ENGLISH_IN_CAPITALS = "|".join(names[-1].upper() for names in WEEKDAY_NAMES["en"])

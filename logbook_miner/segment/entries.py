@@ -490,7 +490,6 @@ def _dated_items(lines: list[Line], heads: list[_Heading], dayfirst: bool,
     other = {head.index for head in heads}
     last_text = -1  # the last non-blank line before this one
     month: tuple[int | None, int] | None = None  # the one the heading above names
-    over_date: set[int] = set()  # items dated by the line under them
     for i, line in enumerate(lines):
         month = months.get(i) if i in other else month
         text = _item_text(line)
@@ -502,13 +501,13 @@ def _dated_items(lines: list[Line], heads: list[_Heading], dayfirst: bool,
             when = dates.day_led(text, *month)
         if when is None and text and "|" in text and (row := _row_from_its_date(text, dayfirst)):
             text, when = row
-        if when is None and text and not pasted and (under := _date_under_item(lines, i, dayfirst)):
-            when = under
-            over_date.add(i)
+        under = None  # (the date line under an item is its heading's, no text of its entry)
+        if when is None and text and not pasted:
+            when = under = _date_under_item(lines, i, dayfirst)
         field = _DATE_FIELD.match(line.text.strip())
         if when is not None and (field or _log_line(when, text) == pasted):
             depth = _depth(line)
-            head = _Heading(i, text, _BODY_LEVEL, when, page=line.page)
+            head = _Heading(i, text, _BODY_LEVEL, when, page=line.page, span=2 if under else 1)
             found.append((depth, head, field is not None, last_text in other))
         last_text = i if line.text.strip() else last_text
     # `Date:` lines each right under a heading date those headings' entries ("## Day 1" /
@@ -519,8 +518,6 @@ def _dated_items(lines: list[Line], heads: list[_Heading], dayfirst: bool,
     # fraction of a point apart)
     outermost = min((depth for depth, *_ in found), default=0)
     items = [item for depth, item, *_ in found if depth - outermost < _INDENTED]
-    for item in items:  # the date line under an item is its heading's, no text of its entry
-        item.span = 2 if item.index in over_date else 1
     if len(items) < 2:
         return []
     starts = {item.index for item in items}
@@ -564,19 +561,23 @@ def _date_under_item(lines: list[Line], i: int, dayfirst: bool) -> dates.When | 
     plain-text list may ("- Restarted after ECC" / "  2024-03-14"), as a page's item broken at
     its date does. A plain date at the item's own margin with another item under it heads that
     one ("- restarted node17" / "2024-03-15" / "- loss spike"), and another line is none."""
-    below = i + 1
-    if not _MARKED_ITEM.match(lines[i].text).group().strip() or below == len(lines) or (
+    below, after = i + 1, i + 2
+    if not _marked(lines[i].text) or below == len(lines) or (
             lines[below].code or lines[below].page != lines[i].page):
         return None
     text = lines[below].text.strip()
-    if not text or _MARKED_ITEM.match(text).group().strip():
+    if not text or _marked(text):
         return None
-    after = below + 1
     if dates.org_timestamp(text) is None and _depth(lines[below]) <= _depth(lines[i]) and (
-            after < len(lines) and _MARKED_ITEM.match(lines[after].text).group().strip()):
+            after < len(lines) and _marked(lines[after].text)):
         return None
     found = _date_alone(text, dayfirst)
     return dates.When(found.date, found.time, found.timezone) if found else None  # no title's
+
+
+def _marked(text: str) -> bool:
+    """A line set as a list item: its bullet or number ("- ", "* ", "3. ") before words."""
+    return bool(_MARKED_ITEM.match(text).group().strip())
 
 
 def _pasted_log_line(lines: list[Line], i: int) -> bool:
